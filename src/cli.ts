@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// otelgate's command line: run | validate | components, --help, --version.
+import { parseArgs } from 'node:util';
+
+const USAGE = `Usage: otelgate <command> [options]
+
+Commands:
+  run [--config FILE]...       Start the gateway (the default command). Without --config it runs
+                               the shipped pipelines/default.yaml. Several --config files merge,
+                               later ones winning, as in the OpenTelemetry Collector.
+  validate [--config FILE]...  Check a config as run would, start nothing. Prints OK, or every
+                               error (file:line:col: path: message) one per line, and exits 1.
+  components                   List every receiver, processor, exporter and extension type with
+                               the signals it serves and its stability.
+
+Options:
+  -c, --config FILE  A pipeline config (YAML); may be given more than once.
+  -h, --help         Show this help.
+  -v, --version      Print the version.
+`;
+
+const MIN_NODE: [number, number] = [22, 13];
+
+function nodeIsRecentEnough(): boolean {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string', short: 'c', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`otelgate: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (values.version === true) {
+    const { VERSION } = await import('./version.js');
+    process.stdout.write(`otelgate version ${VERSION}\n`);
+    return 0;
+  }
+  if (!nodeIsRecentEnough()) {
+    process.stderr.write(
+      `otelgate needs Node.js ${MIN_NODE.join('.')} or newer; this is ${process.version}.\n` +
+        'Run it through npm (npm start, npx otelgate), which uses the Node 24 installed with otelgate, or install a newer Node.\n',
+    );
+    return 1;
+  }
+  const [command = 'run', ...rest] = positionals;
+  if (rest.length > 0) {
+    process.stderr.write(`otelgate: unexpected argument "${rest[0]}"\n\n${USAGE}`);
+    return 2;
+  }
+  const { configFiles } = await import('./commands/config.js');
+  switch (command) {
+    case 'run':
+      return (await import('./commands/run.js')).runCommand(configFiles(values.config));
+    case 'validate':
+      return (await import('./commands/validate.js')).validateCommand(configFiles(values.config));
+    case 'components':
+      return (await import('./commands/components.js')).componentsCommand();
+    default:
+      process.stderr.write(`otelgate: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+// Exit explicitly: a component that failed to let go of a handle must not keep otelgate alive after shutdown.
+process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,73 @@
+// `otelgate run`: validate, start every component, serve until SIGTERM or SIGINT, then shut down
+// within service.shutdown_timeout.
+import type { Logger } from 'pino';
+import { ConfigError, formatIssue, type ConfigIssue } from '../errors.js';
+import { Service } from '../runtime/service.js';
+import { createLogger } from '../telemetry/logger.js';
+import { VERSION } from '../version.js';
+import { readConfig } from './config.js';
+
+function logIssue(logger: Logger, issue: ConfigIssue): void {
+  const fields = { file: issue.file, line: issue.line, path: issue.path };
+  if (issue.severity === 'error') logger.error(fields, formatIssue(issue));
+  else logger.warn(fields, formatIssue(issue));
+}
+
+export async function runCommand(files: string[]): Promise<number> {
+  const bootLogger = createLogger({ level: 'info' });
+  bootLogger.info({ version: VERSION, node: process.version, config: files }, 'Starting otelgate...');
+  let resolved;
+  try {
+    resolved = readConfig(files);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const issue of error.issues) logIssue(bootLogger, issue);
+    bootLogger.error('Invalid configuration; otelgate did not start. Check it with: otelgate validate --config FILE');
+    return 1;
+  }
+  for (const warning of resolved.warnings) logIssue(bootLogger, warning);
+
+  const logger = createLogger(resolved.service.telemetry.logs);
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'Unexpected error; otelgate stops');
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'Unhandled promise rejection'));
+
+  let service: Service;
+  try {
+    service = new Service(resolved, logger);
+    await service.start();
+  } catch (error) {
+    logger.error({ err: error }, 'otelgate could not start');
+    return 1;
+  }
+  logger.info('Everything is ready. Begin running and processing data.');
+
+  // A pipeline of nop components holds no handle of its own; this keeps otelgate up until a signal.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        logger.warn({ signal }, 'Second signal received; exiting without waiting for shutdown to finish');
+        process.exit(1);
+      }
+      stopping = true;
+      logger.info({ signal }, 'Received signal from OS');
+      logger.info({ timeout_ms: resolved.service.shutdownTimeoutMs }, 'Starting shutdown...');
+      void service.shutdown().then((result) => {
+        clearInterval(keepAlive);
+        if (result.clean) {
+          logger.info('Shutdown complete.');
+          resolve(0);
+        } else {
+          logger.error({ abandoned_batches: result.abandoned }, 'Shutdown timed out; exiting with work still under way');
+          resolve(1);
+        }
+      });
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}

@@ -1,0 +1,75 @@
+// Reads one or more config files: YAML parse, env expansion, and the Collector's merge
+// (later files win; maps merge key by key, anything else is replaced whole).
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import { ConfigError, type ConfigIssue } from '../errors.js';
+import { expandEnv, type ExpandProblem } from './expand.js';
+import { formatPath, locate } from './path.js';
+
+export interface ConfigSource {
+  file: string;
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+export interface LoadedConfig {
+  /** The merged, expanded config, before any validation. */
+  raw: Record<string, unknown>;
+  sources: ConfigSource[];
+  warnings: ConfigIssue[];
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function mergeConfig(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>;
+  Object.assign(out, base);
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isMap(current) && isMap(value) ? mergeConfig(current, value) : value;
+  }
+  return out;
+}
+
+function readSource(file: string, issues: ConfigIssue[]): ConfigSource | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    issues.push({ severity: 'error', file, path: '', message: `cannot read the config file: ${reason}` });
+    return undefined;
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  for (const error of doc.errors) {
+    const pos = lineCounter.linePos(error.pos[0]);
+    issues.push({ severity: 'error', file, line: pos.line, col: pos.col, path: '', message: `YAML syntax: ${error.message.split('\n')[0]}` });
+  }
+  return { file, doc, lineCounter };
+}
+
+export function loadConfig(files: readonly string[], env: Record<string, string | undefined> = process.env): LoadedConfig {
+  const issues: ConfigIssue[] = [];
+  const sources: ConfigSource[] = [];
+  let raw = Object.create(null) as Record<string, unknown>;
+  for (const file of files) {
+    const source = readSource(file, issues);
+    if (source === undefined || source.doc.errors.length > 0) continue;
+    sources.push(source);
+    const problems: ExpandProblem[] = [];
+    const value = expandEnv(source.doc.toJS({ maxAliasCount: 100 }) ?? {}, env, problems);
+    for (const problem of problems) {
+      issues.push({ severity: problem.severity, ...locate([source], problem.path), path: formatPath(problem.path), message: problem.message });
+    }
+    if (!isMap(value)) {
+      issues.push({ severity: 'error', file, path: '', message: 'the config must be a mapping with receivers, exporters and service' });
+      continue;
+    }
+    raw = mergeConfig(raw, value);
+  }
+  if (issues.some((i) => i.severity === 'error')) throw new ConfigError(issues);
+  return { raw, sources, warnings: issues };
+}

@@ -1,0 +1,56 @@
+// The top level of the config file and its `service` section, in the Collector's shape.
+import Type, { type Static } from 'typebox';
+
+const ComponentSection = Type.Record(Type.String(), Type.Unknown());
+
+const PipelineSchema = Type.Object(
+  {
+    receivers: Type.Array(Type.String(), { minItems: 1, description: 'Receivers that feed this pipeline.' }),
+    processors: Type.Array(Type.String(), { default: [], description: 'Processors, applied in order.' }),
+    exporters: Type.Array(Type.String(), { minItems: 1, description: 'Exporters; each one gets every batch.' }),
+  },
+  { additionalProperties: false },
+);
+
+const TelemetrySchema = Type.Object(
+  {
+    logs: Type.Object(
+      {
+        level: Type.Enum(['debug', 'info', 'warn', 'error'], { default: 'info', description: 'Lowest level of otelgate\'s own log lines.' }),
+        encoding: Type.Optional(
+          Type.Enum(['console', 'json'], { description: 'json, or readable console lines; default: console on a terminal, json otherwise.' }),
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export const ServiceSchema = Type.Object(
+  {
+    extensions: Type.Array(Type.String(), { default: [], description: 'Extensions to start, by id.' }),
+    pipelines: Type.Record(Type.String(), PipelineSchema, { description: 'logs, traces, metrics, or signal/name.' }),
+    telemetry: TelemetrySchema,
+    shutdown_timeout: Type.String({
+      format: 'duration',
+      default: '15s',
+      description: 'How long a shutdown may wait for in-flight batches and for components to stop before otelgate exits anyway.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigSchema = Type.Object(
+  {
+    receivers: Type.Optional(ComponentSection),
+    processors: Type.Optional(ComponentSection),
+    exporters: Type.Optional(ComponentSection),
+    extensions: Type.Optional(ComponentSection),
+    service: ServiceSchema,
+  },
+  { additionalProperties: false },
+);
+
+export type ServiceSettings = Static<typeof ServiceSchema>;
+export type TelemetrySettings = ServiceSettings['telemetry'];

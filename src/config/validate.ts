@@ -1,0 +1,179 @@
+// Validates a loaded config against the registry before anything starts: the top-level shape,
+// every component's settings (filling their defaults), and the wiring of service.pipelines.
+// Every mistake is collected, located in its file and reported at once.
+import { ConfigError, type ConfigIssue } from '../errors.js';
+import { isSignal, SIGNALS, type Signal } from '../model/signal.js';
+import { parseComponentId, signalsOf, type Factory, type Kind } from '../runtime/component.js';
+import type { Registry } from '../runtime/registry.js';
+import { check } from './ajv.js';
+import { durationMs } from './duration.js';
+import type { LoadedConfig } from './load.js';
+import { formatPath, locate, type ConfigPath } from './path.js';
+import { ConfigSchema, type TelemetrySettings } from './schema.js';
+import { hint } from './suggest.js';
+
+export interface ComponentConfig {
+  id: string;
+  type: string;
+  kind: Kind;
+  factory: Factory;
+  /** Validated settings with every default filled in. */
+  config: unknown;
+}
+
+export interface PipelineConfig {
+  id: string;
+  signal: Signal;
+  receivers: string[];
+  processors: string[];
+  exporters: string[];
+}
+
+export interface ResolvedConfig {
+  components: { [K in Kind]: Map<string, ComponentConfig> };
+  service: {
+    extensions: string[];
+    pipelines: PipelineConfig[];
+    telemetry: TelemetrySettings;
+    shutdownTimeoutMs: number;
+  };
+  warnings: ConfigIssue[];
+}
+
+const SECTIONS: readonly (readonly [string, Kind])[] = [
+  ['receivers', 'receiver'],
+  ['processors', 'processor'],
+  ['exporters', 'exporter'],
+  ['extensions', 'extension'],
+];
+const PIPELINE_LISTS: readonly (readonly ['receivers' | 'processors' | 'exporters', Kind])[] = [
+  ['receivers', 'receiver'],
+  ['processors', 'processor'],
+  ['exporters', 'exporter'],
+];
+
+type Map_ = Record<string, unknown>;
+const isMap = (v: unknown): v is Map_ => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function validateConfig(loaded: LoadedConfig, registry: Registry): ResolvedConfig {
+  const issues: ConfigIssue[] = [...loaded.warnings];
+  const report = (severity: ConfigIssue['severity'], path: ConfigPath, message: string): void => {
+    issues.push({ severity, ...locate(loaded.sources, path), path: formatPath(path), message });
+  };
+  const raw = structuredClone(loaded.raw) as Map_;
+  for (const [section] of SECTIONS) if (raw[section] === null) raw[section] = {};
+  for (const problem of check(ConfigSchema, raw)) report('error', problem.path, problem.message);
+
+  const components = { receiver: new Map(), processor: new Map(), exporter: new Map(), extension: new Map() } as ResolvedConfig['components'];
+  const defined = { receiver: new Set<string>(), processor: new Set<string>(), exporter: new Set<string>(), extension: new Set<string>() };
+  for (const [section, kind] of SECTIONS) {
+    const entries = raw[section];
+    if (!isMap(entries)) continue;
+    for (const [id, value] of Object.entries(entries)) {
+      defined[kind].add(id);
+      const path = [section, id];
+      const parsed = parseComponentId(id);
+      if (typeof parsed === 'string') {
+        report('error', path, parsed);
+        continue;
+      }
+      const factory: Factory | undefined = registry.get(kind, parsed.type);
+      if (factory === undefined) {
+        report('error', path, `unknown ${kind} type "${parsed.type}".${hint(parsed.type, registry.types(kind), `${kind} types`)}`);
+        continue;
+      }
+      const config = value ?? {};
+      if (!isMap(config)) {
+        report('error', path, `the settings of ${kind} "${id}" must be a mapping (or left empty for the defaults)`);
+        continue;
+      }
+      const problems = check(factory.schema, config);
+      if (problems.length === 0 && factory.validate !== undefined) problems.push(...factory.validate(config as never));
+      for (const problem of problems) report('error', [...path, ...problem.path], problem.message);
+      if (problems.length === 0) components[kind].set(id, { id, type: parsed.type, kind, factory, config });
+    }
+  }
+
+  const service = isMap(raw['service']) ? raw['service'] : {};
+  const pipelines: PipelineConfig[] = [];
+  const used = new Set<string>();
+  const rawPipelines = service['pipelines'];
+  if (isMap(rawPipelines)) {
+    if (Object.keys(rawPipelines).length === 0) {
+      report('error', ['service', 'pipelines'], 'no pipelines are defined; add at least one, for example service.pipelines.logs');
+    }
+    for (const [pipelineId, pipeline] of Object.entries(rawPipelines)) {
+      const path = ['service', 'pipelines', pipelineId];
+      const signal = pipelineId.split('/')[0] as string;
+      if (!isSignal(signal) || pipelineId.endsWith('/')) {
+        report('error', path, `"${pipelineId}" is not a pipeline id: write logs, traces or metrics, optionally followed by /name.${hint(signal, SIGNALS, 'signals')}`);
+        continue;
+      }
+      if (!isMap(pipeline)) continue;
+      const resolved: PipelineConfig = { id: pipelineId, signal, receivers: [], processors: [], exporters: [] };
+      for (const [list, kind] of PIPELINE_LISTS) {
+        const refs = pipeline[list];
+        if (!Array.isArray(refs)) continue;
+        refs.forEach((ref: unknown, i) => {
+          if (typeof ref !== 'string') return;
+          const refPath = [...path, list, i];
+          if (refs.indexOf(ref) !== i) {
+            report('error', refPath, `${kind} "${ref}" is listed more than once in this pipeline`);
+            return;
+          }
+          const component = components[kind].get(ref);
+          if (component === undefined) {
+            if (!defined[kind].has(ref)) {
+              const ids = [...defined[kind]];
+              const fix = ids.length === 0 ? ` Define it under ${list}.` : hint(ref, ids, `${list}`);
+              report('error', refPath, `${kind} "${ref}" is not defined in ${list}.${fix}`);
+            }
+            return;
+          }
+          used.add(`${kind}:${ref}`);
+          const signals = signalsOf(component.factory);
+          if (!signals.includes(signal)) {
+            report('error', refPath, `${kind} "${ref}" does not support ${signal}; its type "${component.type}" supports ${signals.join(', ') || 'no signals'}`);
+            return;
+          }
+          resolved[list].push(ref);
+        });
+      }
+      pipelines.push(resolved);
+    }
+  }
+
+  const extensions: string[] = [];
+  const rawExtensions = service['extensions'];
+  if (Array.isArray(rawExtensions)) {
+    rawExtensions.forEach((ref: unknown, i) => {
+      if (typeof ref !== 'string') return;
+      if (!defined.extension.has(ref)) {
+        report('error', ['service', 'extensions', i], `extension "${ref}" is not defined in extensions.${hint(ref, [...defined.extension], 'extensions')}`);
+      } else if (components.extension.has(ref)) {
+        used.add(`extension:${ref}`);
+        extensions.push(ref);
+      }
+    });
+  }
+
+  for (const [section, kind] of SECTIONS) {
+    for (const id of components[kind].keys()) {
+      if (used.has(`${kind}:${id}`)) continue;
+      const where = kind === 'extension' ? 'listed in service.extensions' : 'used in any pipeline';
+      report('warning', [section, id], `${kind} "${id}" is defined but not ${where}; it will not be started`);
+    }
+  }
+
+  if (issues.some((i) => i.severity === 'error')) throw new ConfigError(issues);
+  return {
+    components,
+    service: {
+      extensions,
+      pipelines,
+      telemetry: service['telemetry'] as TelemetrySettings,
+      shutdownTimeoutMs: durationMs(service['shutdown_timeout'] as string),
+    },
+    warnings: issues.filter((i) => i.severity === 'warning'),
+  };
+}

@@ -1,0 +1,101 @@
+// The component model: every receiver, processor, exporter and extension comes from a factory
+// that declares its type, the signals it serves, its settings schema (with defaults) and create().
+import type { Static, TSchema } from 'typebox';
+import type { Logger } from 'pino';
+import type { Batch } from '../model/batch.js';
+import type { Signal } from '../model/signal.js';
+
+export type Kind = 'receiver' | 'processor' | 'exporter' | 'extension';
+export const KINDS: readonly Kind[] = ['receiver', 'processor', 'exporter', 'extension'];
+
+/** The Collector's stability levels, shown by `otelgate components`. */
+export type Stability = 'development' | 'alpha' | 'beta' | 'stable' | 'deprecated';
+
+export interface Component {
+  start(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export interface Consumer {
+  /** Resolves once the batch is accepted; rejects with an error from src/errors.ts otherwise. */
+  consume(batch: Batch): Promise<void>;
+}
+
+export interface Processor extends Component, Consumer {}
+export interface Exporter extends Component, Consumer {}
+
+/** What a component may ask of the running service. */
+export interface Host {
+  /** A started extension by its id (`apikeyauth`, `apikeyauth/ops`), for components that name one in their settings. */
+  extension(id: string): Component | undefined;
+}
+
+export interface ComponentContext {
+  /** `type` or `type/name`, as written in the config. */
+  id: string;
+  kind: Kind;
+  logger: Logger;
+  host: Host;
+}
+
+/** Settings checks that a JSON Schema cannot say; each message is prefixed with its path below the component. */
+export interface SettingsProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+interface FactoryBase<S extends TSchema> {
+  type: string;
+  description: string;
+  schema: S;
+  validate?(config: Static<S>): SettingsProblem[];
+}
+
+export interface ReceiverFactory<S extends TSchema = TSchema> extends FactoryBase<S> {
+  kind: 'receiver';
+  stability: Partial<Record<Signal, Stability>>;
+  create(config: Static<S>, ctx: ComponentContext, next: Partial<Record<Signal, Consumer>>): Component;
+}
+
+export interface ProcessorFactory<S extends TSchema = TSchema> extends FactoryBase<S> {
+  kind: 'processor';
+  stability: Partial<Record<Signal, Stability>>;
+  create(config: Static<S>, ctx: ComponentContext, next: Consumer): Processor;
+}
+
+export interface ExporterFactory<S extends TSchema = TSchema> extends FactoryBase<S> {
+  kind: 'exporter';
+  stability: Partial<Record<Signal, Stability>>;
+  create(config: Static<S>, ctx: ComponentContext): Exporter;
+}
+
+export interface ExtensionFactory<S extends TSchema = TSchema> extends FactoryBase<S> {
+  kind: 'extension';
+  stability: Stability;
+  create(config: Static<S>, ctx: ComponentContext): Component;
+}
+
+export type Factory = ReceiverFactory | ProcessorFactory | ExporterFactory | ExtensionFactory;
+
+export function signalsOf(factory: Factory): Signal[] {
+  return factory.kind === 'extension' ? [] : (Object.keys(factory.stability) as Signal[]);
+}
+
+/** A component id split as the Collector splits it: `type` or `type/name`. */
+export interface ComponentId {
+  id: string;
+  type: string;
+  name: string;
+}
+
+const TYPE = /^[a-zA-Z][0-9a-zA-Z_]{0,62}$/;
+const NAME = /^[^\s/]+$/;
+
+export function parseComponentId(id: string): ComponentId | string {
+  const slash = id.indexOf('/');
+  const type = slash === -1 ? id : id.slice(0, slash);
+  const name = slash === -1 ? '' : id.slice(slash + 1);
+  if (!TYPE.test(type)) return `"${id}" is not a valid component id: the type must start with a letter and hold only letters, digits and _`;
+  if (slash !== -1 && !NAME.test(name)) return `"${id}" is not a valid component id: the name after "/" must be non-empty, without spaces or "/"`;
+  return { id, type, name };
+}

@@ -1,0 +1,36 @@
+// Counts the batches that receivers have handed to pipelines and not yet seen answered,
+// so that shutdown can wait for them and refuse new ones once receivers have stopped.
+import { ShuttingDownError } from '../errors.js';
+import type { Batch } from '../model/batch.js';
+import type { Consumer } from './component.js';
+
+export class Inflight {
+  private count = 0;
+  private closed = false;
+  private waiters: (() => void)[] = [];
+
+  get size(): number {
+    return this.count;
+  }
+
+  wrap(consumer: Consumer): Consumer {
+    return { consume: (batch: Batch) => this.run(consumer, batch) };
+  }
+
+  private async run(consumer: Consumer, batch: Batch): Promise<void> {
+    if (this.closed) throw new ShuttingDownError();
+    this.count++;
+    try {
+      await consumer.consume(batch);
+    } finally {
+      if (--this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+    }
+  }
+
+  /** Refuses new batches from now on and resolves once the ones under way are answered. */
+  close(): Promise<void> {
+    this.closed = true;
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}

@@ -1,0 +1,145 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/config/validate.js';
+import { builtinRegistry } from '../../src/components.js';
+import { ConfigError } from '../../src/errors.js';
+import { Registry } from '../../src/runtime/registry.js';
+import { captureExporter, logsOnlyExporter, recorder, tagProcessor, testExtension, testReceiver } from '../helpers/components.js';
+
+function registry(): Registry {
+  const rec = recorder();
+  return new Registry([testReceiver(rec), tagProcessor(rec), captureExporter(rec), logsOnlyExporter, testExtension(rec)]);
+}
+
+function validate(text: string, reg = registry()) {
+  const file = join(mkdtempSync(join(tmpdir(), 'otelgate-validate-')), 'config.yaml');
+  writeFileSync(file, text);
+  return validateConfig(loadConfig([file]), reg);
+}
+
+function problems(text: string, reg = registry()): string[] {
+  try {
+    validate(text, reg);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      return error.issues.map((i) => `${i.severity === 'warning' ? 'warning: ' : ''}${i.line === undefined ? '' : `${i.line}:${i.col}: `}${i.path ? `${i.path}: ` : ''}${i.message}`);
+    }
+    throw error;
+  }
+  return [];
+}
+
+describe('validateConfig', () => {
+  it('resolves pipelines, fills defaults and keeps component settings', () => {
+    const resolved = validate(`
+receivers: {testin: }
+processors: {tag/a: {tag: a}}
+exporters: {capture: , capture/2: }
+extensions: {testext: }
+service:
+  extensions: [testext]
+  pipelines:
+    logs/main: {receivers: [testin], processors: [tag/a], exporters: [capture, capture/2]}
+    metrics: {receivers: [testin], exporters: [capture]}
+`);
+    expect(resolved.service.pipelines).toEqual([
+      { id: 'logs/main', signal: 'logs', receivers: ['testin'], processors: ['tag/a'], exporters: ['capture', 'capture/2'] },
+      { id: 'metrics', signal: 'metrics', receivers: ['testin'], processors: [], exporters: ['capture'] },
+    ]);
+    expect(resolved.service.extensions).toEqual(['testext']);
+    expect(resolved.service.shutdownTimeoutMs).toBe(15_000);
+    expect(resolved.service.telemetry).toEqual({ logs: { level: 'info' } });
+    expect(resolved.components.processor.get('tag/a')?.config).toEqual({ tag: 'a' });
+    expect([...resolved.components.exporter.keys()]).toEqual(['capture', 'capture/2']);
+    expect(resolved.warnings).toEqual([]);
+  });
+
+  it('refuses a component in a pipeline of a signal it does not serve', () => {
+    expect(
+      problems(`
+receivers: {testin: }
+exporters: {logsonly/eu: }
+service:
+  pipelines:
+    traces: {receivers: [testin], exporters: [logsonly/eu]}
+`),
+    ).toEqual(['6:47: service.pipelines.traces.exporters[0]: exporter "logsonly/eu" does not support traces; its type "logsonly" supports logs']);
+  });
+
+  it('refuses a component listed twice in one pipeline', () => {
+    expect(
+      problems(`
+receivers: {testin: }
+exporters: {capture: }
+service:
+  pipelines:
+    logs: {receivers: [testin], exporters: [capture, capture]}
+`),
+    ).toEqual(['6:54: service.pipelines.logs.exporters[1]: exporter "capture" is listed more than once in this pipeline']);
+  });
+
+  it('refuses undefined extensions, bad component ids and settings that are not a mapping', () => {
+    expect(
+      problems(`
+receivers: {testin: }
+exporters: {capture: , "capture/": , capture/x: [1]}
+extensions: {testext: }
+service:
+  extensions: [testex]
+  pipelines:
+    logs: {receivers: [testin], exporters: [capture]}
+`),
+    ).toEqual([
+      '3:24: exporters.capture/: "capture/" is not a valid component id: the name after "/" must be non-empty, without spaces or "/"',
+      '3:38: exporters.capture/x: the settings of exporter "capture/x" must be a mapping (or left empty for the defaults)',
+      '6:16: service.extensions[0]: extension "testex" is not defined in extensions. Did you mean "testext"?',
+      'warning: 4:14: extensions.testext: extension "testext" is defined but not listed in service.extensions; it will not be started',
+    ]);
+  });
+
+  it('needs at least one pipeline, and a service section', () => {
+    expect(problems('receivers: {testin: }\nservice:\n  pipelines: {}\n')).toEqual([
+      '3:3: service.pipelines: no pipelines are defined; add at least one, for example service.pipelines.logs',
+      'warning: 1:13: receivers.testin: receiver "testin" is defined but not used in any pipeline; it will not be started',
+    ]);
+    expect(problems('receivers: {testin: }\n')).toEqual([
+      'service: missing required setting "service"',
+      'warning: 1:13: receivers.testin: receiver "testin" is defined but not used in any pipeline; it will not be started',
+    ]);
+  });
+
+  it('does not report a reference to a component that already failed on its own', () => {
+    expect(
+      problems(`
+receivers: {testin: }
+exporters: {captur: }
+service:
+  pipelines:
+    logs: {receivers: [testin], exporters: [captur]}
+`),
+    ).toEqual(['3:13: exporters.captur: unknown exporter type "captur". Did you mean "capture"?']);
+  });
+
+  it('lists the valid types when nothing is close', () => {
+    expect(problems('exporters: {zzzzzz: }\nservice: {pipelines: {logs: {receivers: [x], exporters: [y]}}}\n', builtinRegistry())).toContain(
+      '1:13: exporters.zzzzzz: unknown exporter type "zzzzzz". Valid exporter types: debug, nop.',
+    );
+  });
+
+  it('reads the telemetry and shutdown settings', () => {
+    const resolved = validate(`
+receivers: {testin: }
+exporters: {capture: }
+service:
+  shutdown_timeout: 1m30s
+  telemetry: {logs: {level: debug, encoding: json}}
+  pipelines:
+    logs: {receivers: [testin], exporters: [capture]}
+`);
+    expect(resolved.service.shutdownTimeoutMs).toBe(90_000);
+    expect(resolved.service.telemetry.logs).toEqual({ level: 'debug', encoding: 'json' });
+  });
+});

@@ -1,0 +1,106 @@
+// Test-only components for driving the runtime: they record what happens to them, in order.
+import Type from 'typebox';
+import type { Batch } from '../../src/model/batch.js';
+import type { Consumer, ExporterFactory, ExtensionFactory, ProcessorFactory, ReceiverFactory } from '../../src/runtime/component.js';
+
+export interface Recorder {
+  events: string[];
+  batches: Map<string, Batch[]>;
+}
+
+export function recorder(): Recorder {
+  return { events: [], batches: new Map() };
+}
+
+const empty = Type.Object({}, { additionalProperties: false });
+
+/** Records every batch per exporter id; `gate` (if set) holds consume() until it resolves. */
+export function captureExporter(rec: Recorder, options: { gate?: Promise<void>; fail?: Error } = {}): ExporterFactory<typeof empty> {
+  return {
+    kind: 'exporter',
+    type: 'capture',
+    description: 'test',
+    stability: { logs: 'development', traces: 'development', metrics: 'development' },
+    schema: empty,
+    create: (_config, ctx) => ({
+      start: async () => void rec.events.push(`start ${ctx.id}`),
+      shutdown: async () => void rec.events.push(`shutdown ${ctx.id}`),
+      consume: async (batch) => {
+        rec.events.push(`consume ${ctx.id}`);
+        if (options.gate !== undefined) await options.gate;
+        if (options.fail !== undefined) throw options.fail;
+        const list = rec.batches.get(ctx.id) ?? [];
+        list.push(batch);
+        rec.batches.set(ctx.id, list);
+        rec.events.push(`consumed ${ctx.id}`);
+      },
+    }),
+  };
+}
+
+/** An exporter that only serves logs, as a Loki exporter does. */
+export const logsOnlyExporter: ExporterFactory<typeof empty> = {
+  kind: 'exporter',
+  type: 'logsonly',
+  description: 'test',
+  stability: { logs: 'alpha' },
+  schema: empty,
+  create: () => ({ start: async () => {}, shutdown: async () => {}, consume: async () => {} }),
+};
+
+const tagSchema = Type.Object({ tag: Type.String() }, { additionalProperties: false });
+
+/** Builds new rows carrying its tag in attribute "tags", never changing the batch it was given. */
+export function tagProcessor(rec: Recorder): ProcessorFactory<typeof tagSchema> {
+  return {
+    kind: 'processor',
+    type: 'tag',
+    description: 'test',
+    stability: { logs: 'development', traces: 'development', metrics: 'development' },
+    schema: tagSchema,
+    create: (config, ctx, next: Consumer) => ({
+      start: async () => void rec.events.push(`start ${ctx.id}`),
+      shutdown: async () => void rec.events.push(`shutdown ${ctx.id}`),
+      consume: (batch) => {
+        if (batch.signal !== 'logs') return next.consume(batch);
+        const rows = batch.rows.map((row) => {
+          const attributes = Object.assign(Object.create(null), row.attributes) as typeof row.attributes;
+          attributes['tags'] = `${typeof attributes['tags'] === 'string' ? `${attributes['tags']},` : ''}${config.tag}`;
+          return { ...row, attributes };
+        });
+        return next.consume({ ...batch, rows });
+      },
+    }),
+  };
+}
+
+export function testReceiver(rec: Recorder): ReceiverFactory<typeof empty> {
+  return {
+    kind: 'receiver',
+    type: 'testin',
+    description: 'test',
+    stability: { logs: 'development', traces: 'development', metrics: 'development' },
+    schema: empty,
+    create: (_config, ctx) => ({
+      start: async () => void rec.events.push(`start ${ctx.id}`),
+      shutdown: async () => void rec.events.push(`shutdown ${ctx.id}`),
+    }),
+  };
+}
+
+export function testExtension(rec: Recorder, failStart = false): ExtensionFactory<typeof empty> {
+  return {
+    kind: 'extension',
+    type: 'testext',
+    description: 'test',
+    stability: 'development',
+    schema: empty,
+    create: (_config, ctx) => ({
+      start: async () => {
+        if (failStart) throw new Error('port in use');
+        rec.events.push(`start ${ctx.id}`);
+      },
+      shutdown: async () => void rec.events.push(`shutdown ${ctx.id}`),
+    }),
+  };
+}
