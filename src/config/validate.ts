@@ -157,6 +157,9 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
     });
   }
 
+  if (issues.some((i) => i.severity === 'error')) throw new ConfigError(issues);
+
+  // Only for a config without errors: next to one, an unused component is usually its consequence.
   for (const [section, kind] of SECTIONS) {
     for (const id of components[kind].keys()) {
       if (used.has(`${kind}:${id}`)) continue;
@@ -165,7 +168,6 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
     }
   }
 
-  if (issues.some((i) => i.severity === 'error')) throw new ConfigError(issues);
   return {
     components,
     service: {
@@ -174,6 +176,6 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
       telemetry: service['telemetry'] as TelemetrySettings,
       shutdownTimeoutMs: durationMs(service['shutdown_timeout'] as string),
     },
-    warnings: issues.filter((i) => i.severity === 'warning'),
+    warnings: issues,
   };
 }

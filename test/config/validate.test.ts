@@ -33,6 +33,21 @@ function problems(text: string, reg = registry()): string[] {
 }
 
 describe('validateConfig', () => {
+  it('warns about defined but unused components of a valid config', () => {
+    const resolved = validate(`
+receivers: {testin: , testin/spare: }
+exporters: {capture: }
+extensions: {testext: }
+service:
+  pipelines:
+    logs: {receivers: [testin], exporters: [capture]}
+`);
+    expect(resolved.warnings.map((w) => `${w.line}:${w.col}: ${w.path}: ${w.message}`)).toEqual([
+      '2:23: receivers.testin/spare: receiver "testin/spare" is defined but not used in any pipeline; it will not be started',
+      '4:14: extensions.testext: extension "testext" is defined but not listed in service.extensions; it will not be started',
+    ]);
+  });
+
   it('resolves pipelines, fills defaults and keeps component settings', () => {
     const resolved = validate(`
 receivers: {testin: }
@@ -96,18 +111,15 @@ service:
       '3:24: exporters.capture/: "capture/" is not a valid component id: the name after "/" must be non-empty, without spaces or "/"',
       '3:38: exporters.capture/x: the settings of exporter "capture/x" must be a mapping (or left empty for the defaults)',
       '6:16: service.extensions[0]: extension "testex" is not defined in extensions. Did you mean "testext"?',
-      'warning: 4:14: extensions.testext: extension "testext" is defined but not listed in service.extensions; it will not be started',
     ]);
   });
 
   it('needs at least one pipeline, and a service section', () => {
     expect(problems('receivers: {testin: }\nservice:\n  pipelines: {}\n')).toEqual([
       '3:3: service.pipelines: no pipelines are defined; add at least one, for example service.pipelines.logs',
-      'warning: 1:13: receivers.testin: receiver "testin" is defined but not used in any pipeline; it will not be started',
     ]);
     expect(problems('receivers: {testin: }\n')).toEqual([
       'service: missing required setting "service"',
-      'warning: 1:13: receivers.testin: receiver "testin" is defined but not used in any pipeline; it will not be started',
     ]);
   });
 

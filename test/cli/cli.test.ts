@@ -1,0 +1,68 @@
+// The built CLI as users run it: help, version, components, and the run lifecycle.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT, RunningCli, runCli } from '../helpers/cli.js';
+
+const VERSION = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string }).version;
+
+describe('otelgate CLI', () => {
+  it('prints its version', () => {
+    expect(runCli(['--version'])).toEqual({ status: 0, stdout: `otelgate version ${VERSION}\n`, stderr: '' });
+  });
+
+  it('prints help naming every command', () => {
+    const result = runCli(['--help']);
+    expect(result.status).toBe(0);
+    for (const command of ['run', 'validate', 'components', '--config']) expect(result.stdout).toContain(command);
+  });
+
+  it('refuses an unknown command or flag with usage and exit 2', () => {
+    const command = runCli(['frobnicate']);
+    expect(command.status).toBe(2);
+    expect(command.stderr).toMatch(/^otelgate: unknown command "frobnicate"\n\nUsage: otelgate/);
+    const flag = runCli(['run', '--confgi', 'x.yaml']);
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toMatch(/^otelgate: Unknown option '--confgi'/);
+  });
+
+  it('lists every component type with its signals and stability', () => {
+    const result = runCli(['components']);
+    expect(result.status).toBe(0);
+    const listing = parse(result.stdout) as Record<string, { name: string; stability: Record<string, string> }[]>;
+    const summary = (kind: string) => (listing[kind] ?? []).map((c) => [c.name, c.stability]);
+    expect(listing['buildinfo']).toEqual({ command: 'otelgate', version: VERSION });
+    const all = (level: string) => ({ logs: level, traces: level, metrics: level });
+    expect(summary('receivers')).toEqual([['nop', all('Beta')]]);
+    expect(summary('processors')).toEqual([['memory_limiter', all('Beta')]]);
+    expect(summary('exporters')).toEqual([
+      ['debug', all('Development')],
+      ['nop', all('Beta')],
+    ]);
+    expect(summary('extensions')).toEqual([]);
+  });
+
+  it('does not start on a bad config: error lines naming file and path, no stack trace, exit 1', async () => {
+    const run = new RunningCli(['--config', 'testdata/config/bad_unknown_setting.yaml']);
+    expect(await run.exit()).toBe(1);
+    const errors = run.lines.filter((l) => l.level === 'error');
+    expect(errors.map((l) => l.msg)).toEqual([
+      'testdata/config/bad_unknown_setting.yaml:5:5: exporters.debug.verbosty: unknown setting "verbosty". Did you mean "verbosity"?',
+      'Invalid configuration; otelgate did not start. Check it with: otelgate validate --config FILE',
+    ]);
+    expect(errors[0]).toMatchObject({ file: 'testdata/config/bad_unknown_setting.yaml', line: 5, path: 'exporters.debug.verbosty' });
+    expect(run.lines.some((l) => JSON.stringify(l).includes('    at '))).toBe(false);
+    expect(run.lines.some((l) => l.level === 'raw')).toBe(false);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('runs the default pipeline until %s, then shuts down cleanly', async (signal) => {
+    const run = new RunningCli([]);
+    await run.waitFor('Everything is ready. Begin running and processing data.');
+    run.child.kill(signal);
+    expect(await run.exit()).toBe(0);
+    const messages = run.lines.map((l) => l.msg);
+    expect(messages.slice(-3)).toEqual(['Received signal from OS', 'Starting shutdown...', 'Shutdown complete.']);
+    expect(run.lines.find((l) => l.msg === 'Received signal from OS')?.['signal']).toBe(signal);
+    expect(run.lines.every((l) => l.level !== 'raw' && typeof l['time'] === 'string')).toBe(true);
+  });
+});

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { PermanentError, RetryableError, ShuttingDownError } from '../../src/errors.js';
+import type { Batch } from '../../src/model/batch.js';
+import { Registry } from '../../src/runtime/registry.js';
+import { Service } from '../../src/runtime/service.js';
+import { captureExporter, recorder, tagProcessor, testExtension, testReceiver, type Recorder } from '../helpers/components.js';
+import { configFrom } from '../helpers/config.js';
+import { memoryLogger } from '../helpers/logger.js';
+import { logBatch, metricBatch } from '../helpers/rows.js';
+
+const PIPELINE = `
+receivers: {testin: }
+processors: {tag/first: {tag: first}, tag/second: {tag: second}}
+exporters: {capture/a: , capture/b: }
+extensions: {testext: }
+service:
+  extensions: [testext]
+  pipelines:
+    logs: {receivers: [testin], processors: [tag/first, tag/second], exporters: [capture/a, capture/b]}
+    metrics: {receivers: [testin], exporters: [capture/b]}
+`;
+
+function service(rec: Recorder, text = PIPELINE, exporter = captureExporter(rec), ext = testExtension(rec)): Service {
+  const registry = new Registry([testReceiver(rec), tagProcessor(rec), exporter, ext]);
+  return new Service(configFrom(text, registry), memoryLogger().logger);
+}
+
+function tags(batch: Batch | undefined): unknown[] {
+  return batch?.signal === 'logs' ? batch.rows.map((row) => row.attributes['tags']) : [];
+}
+
+describe('Service', () => {
+  it('pushes a batch through receiver, processors in order, and both exporters', async () => {
+    const rec = recorder();
+    const svc = service(rec);
+    await svc.start();
+    const batch = logBatch(3, 'shop');
+    await svc.consumer('testin', 'logs')?.consume(batch);
+
+    const [a] = rec.batches.get('capture/a') ?? [];
+    const [b] = rec.batches.get('capture/b') ?? [];
+    expect(rec.batches.get('capture/a')).toHaveLength(1);
+    expect(rec.batches.get('capture/b')).toHaveLength(1);
+    expect(a).toBe(b);
+    expect(a?.project).toBe('shop');
+    expect(a?.rows).toHaveLength(3);
+    expect(tags(a)).toEqual(['first,second', 'first,second', 'first,second']);
+    expect(batch.rows.map((row) => row.attributes['tags'])).toEqual([undefined, undefined, undefined]);
+    await svc.shutdown();
+  });
+
+  it('routes each signal only to its own pipelines, and one exporter instance serves several', async () => {
+    const rec = recorder();
+    const svc = service(rec);
+    await svc.start();
+    await svc.consumer('testin', 'metrics')?.consume(metricBatch());
+    expect(rec.batches.get('capture/a')).toBeUndefined();
+    expect(rec.batches.get('capture/b')?.map((b) => b.signal)).toEqual(['metrics']);
+    expect(svc.consumer('testin', 'traces')).toBeUndefined();
+    expect(rec.events.filter((e) => e === 'start capture/b')).toHaveLength(1);
+    await svc.shutdown();
+  });
+
+  it('feeds every pipeline a receiver is in', async () => {
+    const rec = recorder();
+    const svc = service(
+      rec,
+      `
+receivers: {testin: }
+processors: {tag/x: {tag: x}, tag/y: {tag: y}}
+exporters: {capture/x: , capture/y: }
+service:
+  pipelines:
+    logs/x: {receivers: [testin], processors: [tag/x], exporters: [capture/x]}
+    logs/y: {receivers: [testin], processors: [tag/y], exporters: [capture/y]}
+`,
+    );
+    await svc.start();
+    await svc.consumer('testin', 'logs')?.consume(logBatch(2));
+    expect(tags(rec.batches.get('capture/x')?.[0])).toEqual(['x', 'x']);
+    expect(tags(rec.batches.get('capture/y')?.[0])).toEqual(['y', 'y']);
+    await svc.shutdown();
+  });
+
+  it('starts extensions, exporters, processors (last first), receivers; shuts down in reverse', async () => {
+    const rec = recorder();
+    const svc = service(rec);
+    await svc.start();
+    expect(rec.events).toEqual(['start testext', 'start capture/a', 'start capture/b', 'start tag/second', 'start tag/first', 'start testin']);
+    rec.events.length = 0;
+    await expect(svc.shutdown()).resolves.toEqual({ clean: true, abandoned: 0 });
+    expect(rec.events).toEqual(['shutdown testin', 'shutdown tag/first', 'shutdown tag/second', 'shutdown capture/b', 'shutdown capture/a', 'shutdown testext']);
+  });
+
+  it('waits for a batch under way before shutting processors and exporters down, then refuses new ones', async () => {
+    const rec = recorder();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const svc = service(rec, PIPELINE, captureExporter(rec, { gate }));
+    await svc.start();
+    const consumer = svc.consumer('testin', 'logs');
+    const inFlight = consumer?.consume(logBatch(1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(rec.events.slice(-2)).toEqual(['consume capture/a', 'consume capture/b']);
+
+    let shutDown = false;
+    const shutdown = svc.shutdown().then((result) => {
+      shutDown = true;
+      return result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(shutDown).toBe(false);
+    expect(rec.events).toContain('shutdown testin');
+    expect(rec.events).not.toContain('shutdown capture/a');
+    await expect(consumer?.consume(logBatch(1))).rejects.toBeInstanceOf(ShuttingDownError);
+
+    release();
+    await inFlight;
+    await expect(shutdown).resolves.toEqual({ clean: true, abandoned: 0 });
+    const order = rec.events.filter((e) => e.startsWith('consumed') || e.startsWith('shutdown capture'));
+    expect(order).toEqual(['consumed capture/a', 'consumed capture/b', 'shutdown capture/b', 'shutdown capture/a']);
+  });
+
+  it('gives up after the shutdown timeout and says how many batches were abandoned', async () => {
+    const rec = recorder();
+    const svc = service(rec, PIPELINE, captureExporter(rec, { gate: new Promise(() => {}) }));
+    await svc.start();
+    void svc.consumer('testin', 'logs')?.consume(logBatch(1));
+    void svc.consumer('testin', 'logs')?.consume(logBatch(1));
+    await expect(svc.shutdown(100)).resolves.toEqual({ clean: false, abandoned: 2 });
+  });
+
+  it('rejects when any exporter rejects; retryable unless every failure is permanent', async () => {
+    const rec = recorder();
+    const text = `
+receivers: {testin: }
+exporters: {capture/a: , capture/b: }
+service:
+  pipelines:
+    logs: {receivers: [testin], exporters: [capture/a, capture/b]}
+`;
+    const retryable = service(rec, text, captureExporter(rec, { fail: new RetryableError('backend down') }));
+    await retryable.start();
+    await expect(retryable.consumer('testin', 'logs')?.consume(logBatch(1))).rejects.toBeInstanceOf(RetryableError);
+    await retryable.shutdown();
+
+    const permanent = service(rec, text, captureExporter(rec, { fail: new PermanentError('bad data') }));
+    await permanent.start();
+    const error = await permanent.consumer('testin', 'logs')?.consume(logBatch(1)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermanentError);
+    expect((error as Error).message).toBe('bad data; bad data');
+    await permanent.shutdown();
+  });
+
+  it('stops what it started when a component fails to start', async () => {
+    const rec = recorder();
+    const svc = service(rec, PIPELINE, captureExporter(rec), testExtension(rec, true));
+    await expect(svc.start()).rejects.toThrow('testext could not start: port in use');
+    expect(rec.events).toEqual([]);
+
+    const late = recorder();
+    const failing = captureExporter(late);
+    const original = failing.create;
+    failing.create = (config, ctx) => {
+      const exporter = original(config, ctx);
+      if (ctx.id === 'capture/b') exporter.start = () => Promise.reject(new Error('no route to host'));
+      return exporter;
+    };
+    const svc2 = service(late, PIPELINE, failing);
+    await expect(svc2.start()).rejects.toThrow('capture/b could not start: no route to host');
+    expect(late.events).toEqual(['start testext', 'start capture/a', 'shutdown capture/a', 'shutdown testext']);
+  });
+});
