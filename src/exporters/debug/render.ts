@@ -47,11 +47,11 @@ function inline(attributes: Attributes): string {
     .join(' ');
 }
 
-function block(title: string, attributes: Attributes, lines: string[]): void {
+function block(title: string, attributes: Attributes, lines: string[], indent = ''): void {
   const entries = Object.entries(attributes);
   if (entries.length === 0) return;
-  lines.push(`${title}:`);
-  for (const [k, v] of entries) lines.push(`     -> ${k}: ${typed(v)}`);
+  lines.push(`${indent}${title}:`);
+  for (const [k, v] of entries) lines.push(`${indent}     -> ${k}: ${typed(v)}`);
 }
 
 /** `2020-02-11 20:26:13.000000789 +0000 UTC`, as the Collector prints a timestamp. */
@@ -141,11 +141,11 @@ function spanLines(row: SpanRow, index: number, normal: boolean, lines: string[]
   block('Attributes', row.attributes, lines);
   row.events.forEach((event, i) => {
     lines.push(`SpanEvent #${i}`, `     -> Name: ${event.name}`, `     -> Timestamp: ${formatTime(event.timeUnixNano)}`);
-    block('     -> Attributes', event.attributes, lines);
+    block('-> Attributes', event.attributes, lines, '     ');
   });
   row.links.forEach((link, i) => {
     lines.push(`SpanLink #${i}`, `     -> Trace ID: ${link.traceId}`, `     -> ID: ${link.spanId}`);
-    block('     -> Attributes', link.attributes, lines);
+    block('-> Attributes', link.attributes, lines, '     ');
   });
 }
 
