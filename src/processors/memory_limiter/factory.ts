@@ -6,10 +6,13 @@ import { MemoryLimitError } from '../../errors.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
 import { limitsOf, memoryLimiterSchema, validateMemoryLimiter } from './config.js';
 
-/** Live JS heap plus the buffers outside it (request bodies live there): what a spike of data grows. */
+/**
+ * Live JS heap plus the memory behind Buffers and ArrayBuffers (request bodies live there): what a
+ * spike of data grows. Not `external`, which also counts native objects and can lag behind a GC.
+ */
 function memoryInUse(): number {
   const usage = process.memoryUsage();
-  return usage.heapUsed + usage.external;
+  return usage.heapUsed + usage.arrayBuffers;
 }
 
 function availableMemory(): number {
