@@ -12,6 +12,8 @@ Commands:
                                error (file:line:col: path: message) one per line, and exits 1.
   components                   List every receiver, processor, exporter and extension type with
                                the signals it serves and its stability.
+  schema                       Print the JSON Schema of the pipeline YAML (for editors; the same
+                               as config/otelgate.schema.json).
 
 Options:
   -c, --config FILE  A pipeline config (YAML); may be given more than once.
@@ -72,6 +74,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./commands/validate.js')).validateCommand(configFiles(values.config));
     case 'components':
       return (await import('./commands/components.js')).componentsCommand();
+    case 'schema':
+      return (await import('./commands/schema.js')).schemaCommand();
     default:
       process.stderr.write(`otelgate: unknown command "${command}"\n\n${USAGE}`);
       return 2;
