@@ -34,6 +34,21 @@ export async function runCommand(files: string[]): Promise<number> {
   });
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'Unhandled promise rejection'));
 
+  // Signal handlers go in before anything starts: a signal during start-up must still shut down cleanly.
+  let signalled: NodeJS.Signals | undefined;
+  let onStop: (() => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled !== undefined) {
+      logger.warn({ signal }, 'Second signal received; exiting without waiting for shutdown to finish');
+      process.exit(1);
+    }
+    signalled = signal;
+    logger.info({ signal }, 'Received signal from OS');
+    onStop?.();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
   let service: Service;
   try {
     service = new Service(resolved, logger);
@@ -47,14 +62,7 @@ export async function runCommand(files: string[]): Promise<number> {
   // A pipeline of nop components holds no handle of its own; this keeps otelgate up until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);
   return new Promise<number>((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (stopping) {
-        logger.warn({ signal }, 'Second signal received; exiting without waiting for shutdown to finish');
-        process.exit(1);
-      }
-      stopping = true;
-      logger.info({ signal }, 'Received signal from OS');
+    onStop = () => {
       logger.info({ timeout_ms: resolved.service.shutdownTimeoutMs }, 'Starting shutdown...');
       void service.shutdown().then((result) => {
         clearInterval(keepAlive);
@@ -67,7 +75,6 @@ export async function runCommand(files: string[]): Promise<number> {
         }
       });
     };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
+    if (signalled !== undefined) onStop();
   });
 }
