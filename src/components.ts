@@ -2,9 +2,10 @@
 import { debugExporterFactory } from './exporters/debug/factory.js';
 import { nopExporterFactory } from './exporters/nop/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
+import { spanProcessorFactory } from './processors/span/factory.js';
 import { nopReceiverFactory } from './receivers/nop/factory.js';
 import { Registry } from './runtime/registry.js';
 
 export function builtinRegistry(): Registry {
-  return new Registry([nopReceiverFactory, memoryLimiterProcessorFactory, debugExporterFactory, nopExporterFactory]);
+  return new Registry([nopReceiverFactory, memoryLimiterProcessorFactory, spanProcessorFactory, debugExporterFactory, nopExporterFactory]);
 }

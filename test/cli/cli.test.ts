@@ -34,7 +34,10 @@ describe('otelgate CLI', () => {
     expect(listing['buildinfo']).toEqual({ command: 'otelgate', version: VERSION });
     const all = (level: string) => ({ logs: level, traces: level, metrics: level });
     expect(summary('receivers')).toEqual([['nop', all('Beta')]]);
-    expect(summary('processors')).toEqual([['memory_limiter', all('Beta')]]);
+    expect(summary('processors')).toEqual([
+      ['memory_limiter', all('Beta')],
+      ['span', { traces: 'Alpha' }],
+    ]);
     expect(summary('exporters')).toEqual([
       ['debug', all('Development')],
       ['nop', all('Beta')],

@@ -8,6 +8,7 @@ const cases: [file: string, lines: string[]][] = [
   ['bad_unknown_setting.yaml', [':5:5: exporters.debug.verbosty: unknown setting "verbosty". Did you mean "verbosity"?']],
   ['bad_wrong_type.yaml', [':6:5: exporters.debug/eu.use_internal_logger: must be true or false (got the string "yes")']],
   ['bad_wrong_enum.yaml', [':5:5: exporters.debug.verbosity: must be one of basic, normal, detailed (got the string "detaild"). Did you mean "detailed"?']],
+  ['bad_signal.yaml', [':17:20: service.pipelines.logs.processors[0]: processor "span" does not support logs; its type "span" supports traces']],
   ['bad_missing_required.yaml', [':7:5: service.pipelines.logs.exporters: missing required setting "exporters"']],
   [
     'bad_memory_limiter.yaml',

@@ -1,0 +1,24 @@
+// The span processor: renames spans and sets their status, as the Collector's (contrib) `span` processor.
+import type { ProcessorFactory } from '../../runtime/component.js';
+import { spanSchema, validateSpan } from './config.js';
+import { spanTransform } from './span.js';
+
+export const spanProcessorFactory: ProcessorFactory<typeof spanSchema> = {
+  kind: 'processor',
+  type: 'span',
+  description: 'Renames spans from their attributes, extracts attributes from span names, sets span status.',
+  stability: { traces: 'alpha' },
+  schema: spanSchema,
+  validate: validateSpan,
+  create(config, _ctx, next) {
+    const transform = spanTransform(config);
+    return {
+      start: async () => {},
+      shutdown: async () => {},
+      consume(batch) {
+        if (batch.signal !== 'traces') return next.consume(batch);
+        return next.consume({ ...batch, rows: batch.rows.map(transform) });
+      },
+    };
+  },
+};
