@@ -1,0 +1,46 @@
+// The rules that decide whether a decoded record is stored or skipped. Both encodings run the same
+// checks on the same rows, so JSON and protobuf skip exactly the same records.
+import type { LogRow } from '../model/logs.js';
+import type { DataPointRow } from '../model/metrics.js';
+import type { SpanRow } from '../model/traces.js';
+
+const ZERO_TRACE = '0'.repeat(32);
+const ZERO_SPAN = '0'.repeat(16);
+
+/** A reason the log record cannot be stored, or undefined. Ids are optional on logs, but must be whole when given. */
+export function logProblem(row: LogRow): string | undefined {
+  if (row.traceId !== '' && row.traceId.length !== 32) return 'trace id is not 16 bytes';
+  if (row.spanId !== '' && row.spanId.length !== 16) return 'span id is not 8 bytes';
+  return undefined;
+}
+
+/** A span is found by its ids: without a valid trace id and span id it cannot be stored. */
+export function spanProblem(row: SpanRow): string | undefined {
+  if (row.traceId.length !== 32 || row.traceId === ZERO_TRACE) return 'trace id is missing or not 16 bytes';
+  if (row.spanId.length !== 16 || row.spanId === ZERO_SPAN) return 'span id is missing or not 8 bytes';
+  if (row.parentSpanId !== '' && row.parentSpanId.length !== 16) return 'parent span id is not 8 bytes';
+  return undefined;
+}
+
+const finite = (n: number | undefined): boolean => n === undefined || Number.isFinite(n);
+
+/** The spec's rules: no storable time, a NaN or infinite value, or histogram buckets that do not fit their bounds. */
+export function pointProblem(row: DataPointRow): string | undefined {
+  if (row.timeUnixNano === 0n) return 'no time';
+  switch (row.kind) {
+    case 'number':
+      return typeof row.value === 'number' && !Number.isFinite(row.value) ? 'value is NaN or infinite' : undefined;
+    case 'histogram':
+      if (!finite(row.sum)) return 'sum is NaN or infinite';
+      // A histogram may carry no buckets at all (count and sum only); with buckets there is one more than bounds.
+      if ((row.bucketCounts.length > 0 || row.explicitBounds.length > 0) && row.bucketCounts.length !== row.explicitBounds.length + 1) {
+        return 'bucket counts do not match bounds';
+      }
+      return undefined;
+    case 'exponential_histogram':
+      return finite(row.sum) ? undefined : 'sum is NaN or infinite';
+    case 'summary':
+      if (!Number.isFinite(row.sum)) return 'sum is NaN or infinite';
+      return row.quantiles.every((q) => Number.isFinite(q.value) && Number.isFinite(q.quantile)) ? undefined : 'quantile value is NaN or infinite';
+  }
+}

@@ -1,0 +1,204 @@
+// OTLP JSON (the OTLP/HTTP JSON encoding) → the same values the protobuf decoders produce.
+// Field names are accepted in lowerCamelCase and snake_case, mixed freely; ids are hex, bytes are
+// base64, 64-bit integers are strings or numbers, enums are integers.
+import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
+import type { Resource, Scope } from '../../model/resource.js';
+import { normalizeHex } from '../hex.js';
+
+/** A field of the wrong JSON type: the record holding it is skipped. */
+export class ShapeError extends Error {
+  override readonly name = 'ShapeError';
+}
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value under the camelCase name, else under the snake_case one. */
+export function field(o: JsonObject, camel: string, snake: string): unknown {
+  const value = o[camel];
+  return value === undefined || value === null ? o[snake] : value;
+}
+
+export function str(value: unknown, what: string): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw new ShapeError(`${what} is not a string`);
+  return value;
+}
+
+const UINT = /^\d+$/;
+const INT = /^-?\d+$/;
+
+export function int(value: unknown, what: string): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && INT.test(value)) return Number(value);
+  throw new ShapeError(`${what} is not an integer`);
+}
+
+/** fixed64 times: a decimal string (as OTLP JSON writes them) or a number. */
+export function uint64(value: unknown, what: string): bigint {
+  if (value === undefined || value === null) return 0n;
+  if (typeof value === 'string' && UINT.test(value)) return BigInt.asUintN(64, BigInt(value));
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return BigInt(value);
+  throw new ShapeError(`${what} is not an unsigned 64-bit integer`);
+}
+
+export function int64(value: unknown, what: string): bigint {
+  if (typeof value === 'string' && INT.test(value)) return BigInt.asIntN(64, BigInt(value));
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+  throw new ShapeError(`${what} is not a 64-bit integer`);
+}
+
+/** Counts are fixed64 on the wire but never reach 2^53 in practice: kept as numbers, as the protobuf decoder does. */
+export function count(value: unknown, what: string): number {
+  return Number(uint64(value, what));
+}
+
+const SPECIAL_DOUBLES: Record<string, number> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
+
+export function double(value: unknown, what: string): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') {
+    const special = SPECIAL_DOUBLES[value];
+    if (special !== undefined) return special;
+    const n = Number(value);
+    if (value.trim() !== '' && !Number.isNaN(n)) return n;
+  }
+  throw new ShapeError(`${what} is not a number`);
+}
+
+export function optionalDouble(value: unknown, what: string): number | undefined {
+  return value === undefined || value === null ? undefined : double(value, what);
+}
+
+export function id(value: unknown, what: string): string {
+  const text = str(value, what);
+  const hex = normalizeHex(text);
+  if (hex === undefined) throw new ShapeError(`${what} is not hex`);
+  return hex;
+}
+
+export function list(value: unknown, what: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new ShapeError(`${what} is not a list`);
+  return value;
+}
+
+export function anyValue(value: unknown): AnyValue {
+  if (value === undefined || value === null) return null;
+  if (!isObject(value)) throw new ShapeError('value is not an AnyValue object');
+  let v: unknown;
+  if ((v = field(value, 'stringValue', 'string_value')) !== undefined && v !== null) return str(v, 'stringValue');
+  if ((v = field(value, 'boolValue', 'bool_value')) !== undefined && v !== null) {
+    if (typeof v !== 'boolean') throw new ShapeError('boolValue is not a boolean');
+    return v;
+  }
+  if ((v = field(value, 'intValue', 'int_value')) !== undefined && v !== null) return int64(v, 'intValue');
+  if ((v = field(value, 'doubleValue', 'double_value')) !== undefined && v !== null) return double(v, 'doubleValue');
+  if ((v = field(value, 'arrayValue', 'array_value')) !== undefined && v !== null) {
+    if (!isObject(v)) throw new ShapeError('arrayValue is not an object');
+    return list(v['values'], 'arrayValue.values').map(anyValue);
+  }
+  if ((v = field(value, 'kvlistValue', 'kvlist_value')) !== undefined && v !== null) {
+    if (!isObject(v)) throw new ShapeError('kvlistValue is not an object');
+    return attributes(v['values']);
+  }
+  if ((v = field(value, 'bytesValue', 'bytes_value')) !== undefined && v !== null) {
+    return new Uint8Array(Buffer.from(str(v, 'bytesValue'), 'base64'));
+  }
+  return null;
+}
+
+export function attributes(value: unknown, into: Attributes = newAttributes()): Attributes {
+  for (const kv of list(value, 'attributes')) {
+    if (!isObject(kv)) throw new ShapeError('attribute is not a {key, value} object');
+    into[str(kv['key'], 'attribute key')] = anyValue(kv['value']);
+  }
+  return into;
+}
+
+function dropped(o: JsonObject): number {
+  return int(field(o, 'droppedAttributesCount', 'dropped_attributes_count'), 'droppedAttributesCount');
+}
+
+export function resource(value: unknown, schemaUrl: string): Resource {
+  const o = isObject(value) ? value : {};
+  return { attributes: attributes(o['attributes']), droppedAttributesCount: dropped(o), schemaUrl };
+}
+
+export function scope(value: unknown, schemaUrl: string): Scope {
+  const o = isObject(value) ? value : {};
+  return {
+    name: str(o['name'], 'scope.name'),
+    version: str(o['version'], 'scope.version'),
+    attributes: attributes(o['attributes']),
+    droppedAttributesCount: dropped(o),
+    schemaUrl,
+  };
+}
+
+export interface ExportShape {
+  /** e.g. ['resourceLogs', 'resource_logs'] */
+  resources: readonly [string, string];
+  scopes: readonly [string, string];
+  records: readonly [string, string];
+}
+
+/**
+ * Parses the body and walks resources → scopes → records. A record that throws is skipped and
+ * counted; a resource or scope entry that is not even an object counts as one skipped record.
+ * A body that is not JSON, or not an export object, is unreadable as a whole.
+ */
+export function walkJsonExport(
+  body: Buffer,
+  shape: ExportShape,
+  out: { skipped: number; unreadable?: string },
+  record: (value: unknown, resource: Resource, scope: Scope) => void,
+): void {
+  let root: unknown;
+  try {
+    const text = body.toString('utf8');
+    root = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    out.skipped++;
+    out.unreadable = `not JSON: ${(error as Error).message}`;
+    return;
+  }
+  if (!isObject(root)) {
+    out.skipped++;
+    out.unreadable = 'the JSON body is not an export object';
+    return;
+  }
+  const resources = field(root, ...shape.resources);
+  if (resources !== undefined && resources !== null && !Array.isArray(resources)) {
+    out.skipped++;
+    out.unreadable = `${shape.resources[0]} is not a list`;
+    return;
+  }
+  for (const entry of resources ?? []) {
+    try {
+      if (!isObject(entry)) throw new ShapeError('resource entry is not an object');
+      const res = resource(entry['resource'], str(field(entry, 'schemaUrl', 'schema_url'), 'schemaUrl'));
+      for (const scopeEntry of list(field(entry, ...shape.scopes), shape.scopes[0])) {
+        try {
+          if (!isObject(scopeEntry)) throw new ShapeError('scope entry is not an object');
+          const sc = scope(scopeEntry['scope'], str(field(scopeEntry, 'schemaUrl', 'schema_url'), 'schemaUrl'));
+          for (const value of list(field(scopeEntry, ...shape.records), shape.records[0])) {
+            try {
+              record(value, res, sc);
+            } catch {
+              out.skipped++;
+            }
+          }
+        } catch {
+          out.skipped++;
+        }
+      }
+    } catch {
+      out.skipped++;
+    }
+  }
+}

@@ -1,0 +1,220 @@
+// OTLP common messages from wire bytes: AnyValue, KeyValue lists, Resource, InstrumentationScope.
+import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
+import type { Resource, Scope } from '../../model/resource.js';
+import { bytesToHex } from '../hex.js';
+import { Reader, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireError } from '../wire.js';
+
+export function anyValue(r: Reader, end: number): AnyValue {
+  let value: AnyValue = null;
+  while (r.pos < end) {
+    const tag = r.varint();
+    const wire = tag & 7;
+    switch (tag >>> 3) {
+      case 1:
+        if (wire !== WIRE_LEN) throw new WireError('AnyValue.string_value: wrong wire type');
+        value = r.string();
+        break;
+      case 2:
+        if (wire !== WIRE_VARINT) throw new WireError('AnyValue.bool_value: wrong wire type');
+        value = r.bool();
+        break;
+      case 3:
+        if (wire !== WIRE_VARINT) throw new WireError('AnyValue.int_value: wrong wire type');
+        value = r.varint64();
+        break;
+      case 4:
+        if (wire !== WIRE_I64) throw new WireError('AnyValue.double_value: wrong wire type');
+        value = r.double();
+        break;
+      case 5: {
+        if (wire !== WIRE_LEN) throw new WireError('AnyValue.array_value: wrong wire type');
+        const arrayEnd = r.delimited();
+        const values: AnyValue[] = [];
+        while (r.pos < arrayEnd) {
+          const inner = r.varint();
+          if (inner >>> 3 === 1 && (inner & 7) === WIRE_LEN) values.push(anyValue(r, r.delimited()));
+          else r.skip(inner & 7);
+        }
+        value = values;
+        break;
+      }
+      case 6: {
+        if (wire !== WIRE_LEN) throw new WireError('AnyValue.kvlist_value: wrong wire type');
+        const listEnd = r.delimited();
+        const map = newAttributes();
+        while (r.pos < listEnd) {
+          const inner = r.varint();
+          if (inner >>> 3 === 1 && (inner & 7) === WIRE_LEN) keyValue(r, r.delimited(), map);
+          else r.skip(inner & 7);
+        }
+        value = map;
+        break;
+      }
+      case 7:
+        if (wire !== WIRE_LEN) throw new WireError('AnyValue.bytes_value: wrong wire type');
+        value = r.bytes();
+        break;
+      default:
+        r.skip(wire);
+    }
+  }
+  return value;
+}
+
+/** Decodes one KeyValue into `into`; a later duplicate key wins. */
+export function keyValue(r: Reader, end: number, into: Attributes): void {
+  let key = '';
+  let value: AnyValue = null;
+  while (r.pos < end) {
+    const tag = r.varint();
+    const field = tag >>> 3;
+    if (field === 1 && (tag & 7) === WIRE_LEN) key = r.string();
+    else if (field === 2 && (tag & 7) === WIRE_LEN) value = anyValue(r, r.delimited());
+    else r.skip(tag & 7);
+  }
+  into[key] = value;
+}
+
+export function resource(r: Reader, end: number, schemaUrl: string): Resource {
+  const attributes = newAttributes();
+  let dropped = 0;
+  while (r.pos < end) {
+    const tag = r.varint();
+    const field = tag >>> 3;
+    if (field === 1 && (tag & 7) === WIRE_LEN) keyValue(r, r.delimited(), attributes);
+    else if (field === 2 && (tag & 7) === WIRE_VARINT) dropped = r.varint();
+    else r.skip(tag & 7);
+  }
+  return { attributes, droppedAttributesCount: dropped, schemaUrl };
+}
+
+export function scope(r: Reader, end: number, schemaUrl: string): Scope {
+  const out: Scope = { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
+  while (r.pos < end) {
+    const tag = r.varint();
+    const wire = tag & 7;
+    switch (tag >>> 3) {
+      case 1:
+        if (wire === WIRE_LEN) out.name = r.string();
+        else r.skip(wire);
+        break;
+      case 2:
+        if (wire === WIRE_LEN) out.version = r.string();
+        else r.skip(wire);
+        break;
+      case 3:
+        if (wire === WIRE_LEN) keyValue(r, r.delimited(), out.attributes);
+        else r.skip(wire);
+        break;
+      case 4:
+        if (wire === WIRE_VARINT) out.droppedAttributesCount = r.varint();
+        else r.skip(wire);
+        break;
+      default:
+        r.skip(wire);
+    }
+  }
+  return out;
+}
+
+export function emptyResource(schemaUrl: string): Resource {
+  return { attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
+}
+
+export function emptyScope(schemaUrl: string): Scope {
+  return { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
+}
+
+export function id(r: Reader): string {
+  const end = r.delimited();
+  const hex = bytesToHex(r.buf, r.pos, end);
+  r.pos = end;
+  return hex;
+}
+
+/** Throws unless the field arrived with the wire type its definition gives it. */
+export function expect(tag: number, wire: number): void {
+  if ((tag & 7) !== wire) throw new WireError(`field ${tag >>> 3}: wire type ${tag & 7}, expected ${wire}`);
+}
+
+type HeaderReader<H> = (r: Reader, end: number, schemaUrl: string) => H;
+
+/**
+ * The container messages (ResourceX, ScopeX) hold a header (resource or scope, field 1; schema_url,
+ * field 3) and children (field 2), in any order on the wire. Reads the header first, then calls
+ * `child` for each child with the reader at its start, so every child sees the complete header.
+ */
+export function withHeader<H>(r: Reader, end: number, readHeader: HeaderReader<H>, emptyHeader: (schemaUrl: string) => H, child: (header: H, childEnd: number) => void): void {
+  const start = r.pos;
+  let headerStart = -1;
+  let headerEnd = -1;
+  let schemaUrl = '';
+  while (r.pos < end) {
+    const tag = r.varint();
+    const field = tag >>> 3;
+    if (field === 1 && (tag & 7) === WIRE_LEN) {
+      headerEnd = r.delimited();
+      headerStart = r.pos;
+      r.pos = headerEnd;
+    } else if (field === 3 && (tag & 7) === WIRE_LEN) {
+      schemaUrl = r.string();
+    } else {
+      r.skip(tag & 7);
+    }
+  }
+  let header: H;
+  if (headerStart === -1) {
+    header = emptyHeader(schemaUrl);
+  } else {
+    r.pos = headerStart;
+    header = readHeader(r, headerEnd, schemaUrl);
+  }
+  r.pos = start;
+  while (r.pos < end) {
+    const tag = r.varint();
+    if (tag >>> 3 === 2 && (tag & 7) === WIRE_LEN) {
+      const childEnd = r.delimited();
+      child(header, childEnd);
+      r.pos = childEnd;
+    } else {
+      r.skip(tag & 7);
+    }
+  }
+}
+
+/**
+ * Walks an Export*ServiceRequest: field 1 resources, each with scopes, each with records.
+ * `record` is called with the reader at a record's start; a record that throws is counted as
+ * skipped and the walk goes on after it. A body whose framing breaks stops the walk: what was
+ * read is kept and the rest counts as one unreadable record.
+ */
+export function walkExport(
+  buf: Buffer,
+  out: { skipped: number; unreadable?: string },
+  record: (r: Reader, end: number, resource: Resource, scope: Scope) => void,
+): void {
+  const r = new Reader(buf, 0, buf.length);
+  try {
+    while (!r.done) {
+      const tag = r.varint();
+      if (tag >>> 3 !== 1 || (tag & 7) !== WIRE_LEN) {
+        r.skip(tag & 7);
+        continue;
+      }
+      const end = r.delimited();
+      withHeader(r, end, resource, emptyResource, (res, resourceEnd) => {
+        withHeader(r, resourceEnd, scope, emptyScope, (sc, recordEnd) => {
+          try {
+            record(r, recordEnd, res, sc);
+          } catch {
+            out.skipped++;
+          }
+        });
+      });
+      r.pos = end;
+    }
+  } catch (error) {
+    out.skipped++;
+    out.unreadable = error instanceof Error ? error.message : String(error);
+  }
+}

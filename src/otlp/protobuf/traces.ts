@@ -1,0 +1,198 @@
+// ExportTraceServiceRequest wire bytes → span rows.
+import { newAttributes } from '../../model/anyvalue.js';
+import type { Resource, Scope } from '../../model/resource.js';
+import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
+import { spanProblem } from '../checks.js';
+import { emptyDecoded, type Decoded } from '../result.js';
+import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
+import { expect, id, keyValue, walkExport } from './common.js';
+
+function event(r: Reader, end: number): SpanEvent {
+  const out: SpanEvent = { timeUnixNano: 0n, name: '', attributes: newAttributes(), droppedAttributesCount: 0 };
+  while (r.pos < end) {
+    const tag = r.varint();
+    switch (tag >>> 3) {
+      case 1:
+        expect(tag, WIRE_I64);
+        out.timeUnixNano = r.fixed64();
+        break;
+      case 2:
+        expect(tag, WIRE_LEN);
+        out.name = r.string();
+        break;
+      case 3:
+        expect(tag, WIRE_LEN);
+        keyValue(r, r.delimited(), out.attributes);
+        break;
+      case 4:
+        expect(tag, WIRE_VARINT);
+        out.droppedAttributesCount = r.varint();
+        break;
+      default:
+        r.skip(tag & 7);
+    }
+  }
+  return out;
+}
+
+function link(r: Reader, end: number): SpanLink {
+  const out: SpanLink = { traceId: '', spanId: '', traceState: '', attributes: newAttributes(), droppedAttributesCount: 0, flags: 0 };
+  while (r.pos < end) {
+    const tag = r.varint();
+    switch (tag >>> 3) {
+      case 1:
+        expect(tag, WIRE_LEN);
+        out.traceId = id(r);
+        break;
+      case 2:
+        expect(tag, WIRE_LEN);
+        out.spanId = id(r);
+        break;
+      case 3:
+        expect(tag, WIRE_LEN);
+        out.traceState = r.string();
+        break;
+      case 4:
+        expect(tag, WIRE_LEN);
+        keyValue(r, r.delimited(), out.attributes);
+        break;
+      case 5:
+        expect(tag, WIRE_VARINT);
+        out.droppedAttributesCount = r.varint();
+        break;
+      case 6:
+        expect(tag, WIRE_I32);
+        out.flags = r.fixed32();
+        break;
+      default:
+        r.skip(tag & 7);
+    }
+  }
+  return out;
+}
+
+function status(r: Reader, end: number, row: SpanRow): void {
+  while (r.pos < end) {
+    const tag = r.varint();
+    const field = tag >>> 3;
+    if (field === 2) {
+      expect(tag, WIRE_LEN);
+      row.statusMessage = r.string();
+    } else if (field === 3) {
+      expect(tag, WIRE_VARINT);
+      row.statusCode = r.int32();
+    } else {
+      r.skip(tag & 7);
+    }
+  }
+}
+
+function span(r: Reader, end: number, resource: Resource, scope: Scope): SpanRow {
+  const row: SpanRow = {
+    resource,
+    scope,
+    traceId: '',
+    spanId: '',
+    parentSpanId: '',
+    traceState: '',
+    flags: 0,
+    name: '',
+    kind: 0,
+    startTimeUnixNano: 0n,
+    endTimeUnixNano: 0n,
+    attributes: newAttributes(),
+    droppedAttributesCount: 0,
+    events: [],
+    droppedEventsCount: 0,
+    links: [],
+    droppedLinksCount: 0,
+    statusCode: 0,
+    statusMessage: '',
+  };
+  while (r.pos < end) {
+    const tag = r.varint();
+    switch (tag >>> 3) {
+      case 1:
+        expect(tag, WIRE_LEN);
+        row.traceId = id(r);
+        break;
+      case 2:
+        expect(tag, WIRE_LEN);
+        row.spanId = id(r);
+        break;
+      case 3:
+        expect(tag, WIRE_LEN);
+        row.traceState = r.string();
+        break;
+      case 4:
+        expect(tag, WIRE_LEN);
+        row.parentSpanId = id(r);
+        break;
+      case 16:
+        expect(tag, WIRE_I32);
+        row.flags = r.fixed32();
+        break;
+      case 5:
+        expect(tag, WIRE_LEN);
+        row.name = r.string();
+        break;
+      case 6:
+        expect(tag, WIRE_VARINT);
+        row.kind = r.int32();
+        break;
+      case 7:
+        expect(tag, WIRE_I64);
+        row.startTimeUnixNano = r.fixed64();
+        break;
+      case 8:
+        expect(tag, WIRE_I64);
+        row.endTimeUnixNano = r.fixed64();
+        break;
+      case 9:
+        expect(tag, WIRE_LEN);
+        keyValue(r, r.delimited(), row.attributes);
+        break;
+      case 10:
+        expect(tag, WIRE_VARINT);
+        row.droppedAttributesCount = r.varint();
+        break;
+      case 11: {
+        expect(tag, WIRE_LEN);
+        const eventEnd = r.delimited();
+        row.events.push(event(r, eventEnd));
+        break;
+      }
+      case 12:
+        expect(tag, WIRE_VARINT);
+        row.droppedEventsCount = r.varint();
+        break;
+      case 13: {
+        expect(tag, WIRE_LEN);
+        const linkEnd = r.delimited();
+        row.links.push(link(r, linkEnd));
+        break;
+      }
+      case 14:
+        expect(tag, WIRE_VARINT);
+        row.droppedLinksCount = r.varint();
+        break;
+      case 15:
+        expect(tag, WIRE_LEN);
+        status(r, r.delimited(), row);
+        break;
+      default:
+        r.skip(tag & 7);
+    }
+  }
+  return row;
+}
+
+export function decodeTracesProto(buf: Buffer): Decoded<'traces'> {
+  const out = emptyDecoded<'traces'>();
+  walkExport(buf, out, (r, end, resource, scope) => {
+    const row = span(r, end, resource, scope);
+    if (spanProblem(row) === undefined) out.rows.push(row);
+    else out.skipped++;
+  });
+  return out;
+}

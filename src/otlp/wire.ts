@@ -1,0 +1,152 @@
+// A reader over protobuf wire bytes: the primitives the hand-written OTLP decoders walk with.
+// It never allocates per field except where a value must be (strings, bigints, byte copies).
+
+export class WireError extends Error {
+  override readonly name = 'WireError';
+}
+
+export const WIRE_VARINT = 0;
+export const WIRE_I64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_I32 = 5;
+
+const TWO_32 = 4294967296;
+
+export class Reader {
+  pos: number;
+
+  constructor(
+    readonly buf: Buffer,
+    start: number,
+    readonly end: number,
+  ) {
+    this.pos = start;
+  }
+
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  /** A varint as a JS number: exact up to 2^53, which every length, tag, enum and count here is. */
+  varint(): number {
+    const { buf, end } = this;
+    let pos = this.pos;
+    let result = 0;
+    let multiplier = 1;
+    for (let i = 0; i < 10; i++) {
+      if (pos >= end) throw new WireError('truncated varint');
+      const byte = buf[pos++] as number;
+      result += (byte & 0x7f) * multiplier;
+      if (byte < 0x80) {
+        this.pos = pos;
+        return result;
+      }
+      multiplier *= 128;
+    }
+    throw new WireError('varint longer than 10 bytes');
+  }
+
+  /** A varint as a signed 64-bit integer (int64: negatives take ten bytes, two's complement). */
+  varint64(): bigint {
+    const start = this.pos;
+    const small = this.varint();
+    if (this.pos - start <= 7) return BigInt(small);
+    let value = 0n;
+    let shift = 0n;
+    for (let pos = start; pos < this.pos; pos++) {
+      value |= BigInt((this.buf[pos] as number) & 0x7f) << shift;
+      shift += 7n;
+    }
+    return BigInt.asIntN(64, value);
+  }
+
+  /** An int32 or enum: negatives arrive as ten-byte varints. */
+  int32(): number {
+    const start = this.pos;
+    const n = this.varint();
+    if (n < 2147483648) return n;
+    this.pos = start;
+    return Number(BigInt.asIntN(32, this.varint64()));
+  }
+
+  sint32(): number {
+    const n = this.varint() >>> 0;
+    return (n >>> 1) ^ -(n & 1);
+  }
+
+  bool(): boolean {
+    return this.varint() !== 0;
+  }
+
+  private need(bytes: number): number {
+    const at = this.pos;
+    if (at + bytes > this.end) throw new WireError('truncated fixed-width field');
+    this.pos = at + bytes;
+    return at;
+  }
+
+  fixed32(): number {
+    return this.buf.readUInt32LE(this.need(4));
+  }
+
+  /** fixed64 as a number: for counts, which never reach 2^53 in practice. */
+  fixed64Number(): number {
+    const at = this.need(8);
+    return this.buf.readUInt32LE(at) + this.buf.readUInt32LE(at + 4) * TWO_32;
+  }
+
+  fixed64(): bigint {
+    return this.buf.readBigUInt64LE(this.need(8));
+  }
+
+  sfixed64(): bigint {
+    return this.buf.readBigInt64LE(this.need(8));
+  }
+
+  double(): number {
+    return this.buf.readDoubleLE(this.need(8));
+  }
+
+  /** Reads a length prefix and returns the end of the delimited bytes, leaving pos at their start. */
+  delimited(): number {
+    const length = this.varint();
+    const end = this.pos + length;
+    if (end > this.end) throw new WireError('length-delimited field runs past its message');
+    return end;
+  }
+
+  string(): string {
+    const end = this.delimited();
+    const text = this.buf.toString('utf8', this.pos, end);
+    this.pos = end;
+    return text;
+  }
+
+  /** A copy, so that a stored value never pins the whole request body in memory. */
+  bytes(): Uint8Array {
+    const end = this.delimited();
+    const copy = new Uint8Array(end - this.pos);
+    copy.set(this.buf.subarray(this.pos, end));
+    this.pos = end;
+    return copy;
+  }
+
+  skip(wireType: number): void {
+    switch (wireType) {
+      case WIRE_VARINT:
+        this.varint();
+        return;
+      case WIRE_I64:
+        this.need(8);
+        return;
+      case WIRE_LEN:
+        this.pos = this.delimited();
+        return;
+      case WIRE_I32:
+        this.need(4);
+        return;
+      default:
+        throw new WireError(`unsupported wire type ${wireType}`);
+    }
+  }
+}
