@@ -3,9 +3,19 @@ import { debugExporterFactory } from './exporters/debug/factory.js';
 import { nopExporterFactory } from './exporters/nop/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
+import { apiKeyAuthExtensionFactory } from './extensions/apikeyauth/factory.js';
+import { ingestReceiverFactory } from './receivers/ingest/factory.js';
 import { nopReceiverFactory } from './receivers/nop/factory.js';
 import { Registry } from './runtime/registry.js';
 
 export function builtinRegistry(): Registry {
-  return new Registry([nopReceiverFactory, memoryLimiterProcessorFactory, spanProcessorFactory, debugExporterFactory, nopExporterFactory]);
+  return new Registry([
+    ingestReceiverFactory,
+    nopReceiverFactory,
+    memoryLimiterProcessorFactory,
+    spanProcessorFactory,
+    debugExporterFactory,
+    nopExporterFactory,
+    apiKeyAuthExtensionFactory,
+  ]);
 }

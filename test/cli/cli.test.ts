@@ -33,7 +33,10 @@ describe('otelgate CLI', () => {
     const summary = (kind: string) => (listing[kind] ?? []).map((c) => [c.name, c.stability]);
     expect(listing['buildinfo']).toEqual({ command: 'otelgate', version: VERSION });
     const all = (level: string) => ({ logs: level, traces: level, metrics: level });
-    expect(summary('receivers')).toEqual([['nop', all('Beta')]]);
+    expect(summary('receivers')).toEqual([
+      ['ingest', all('Alpha')],
+      ['nop', all('Beta')],
+    ]);
     expect(summary('processors')).toEqual([
       ['memory_limiter', all('Beta')],
       ['span', { traces: 'Alpha' }],
@@ -42,7 +45,7 @@ describe('otelgate CLI', () => {
       ['debug', all('Development')],
       ['nop', all('Beta')],
     ]);
-    expect(summary('extensions')).toEqual([]);
+    expect((listing['extensions'] ?? []).map((c) => [c.name, c.stability])).toEqual([['apikeyauth', { extension: 'Alpha' }]]);
   });
 
   it('does not start on a bad config: error lines naming file and path, no stack trace, exit 1', async () => {

@@ -1,0 +1,31 @@
+// What a receiver asks of the authenticator extension it names: who is this request, before its body is read.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Component } from '../runtime/component.js';
+
+export interface Principal {
+  project: string;
+  /** The key's public id: the only part of a key that may appear in logs. */
+  keyId: string;
+}
+
+export interface Authenticator extends Component {
+  authenticate(headers: IncomingHttpHeaders): Principal | undefined;
+}
+
+export function isAuthenticator(component: Component | undefined): component is Authenticator {
+  return component !== undefined && typeof (component as Partial<Authenticator>).authenticate === 'function';
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The key a request presents: `Authorization: Bearer KEY`, else `X-Service-Key: KEY`. */
+export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const authorization = headers.authorization;
+  if (authorization !== undefined) {
+    const match = BEARER.exec(authorization);
+    if (match !== null) return match[1];
+  }
+  const serviceKey = headers['x-service-key'];
+  if (typeof serviceKey === 'string' && serviceKey.trim() !== '') return serviceKey.trim();
+  return undefined;
+}

@@ -1,0 +1,56 @@
+// Settings of the ingest receiver, named after the Collector's OTLP/HTTP receiver (confighttp) where it has them.
+import Type, { type Static } from 'typebox';
+
+export const ingestSchema = Type.Object(
+  {
+    endpoint: Type.String({ default: 'localhost:4318', description: 'host:port to listen on; localhost by default, as the Collector. ":4318" or "0.0.0.0:4318" listens on every interface.' }),
+    auth: Type.Object(
+      { authenticator: Type.String({ minLength: 1, description: 'The id of the authenticator extension (apikeyauth) that resolves each request to a project.' }) },
+      { additionalProperties: false },
+    ),
+    max_request_body_size: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Cap on a decompressed request body, in bytes; over it the body is discarded whole. Default: SERVICE_INGEST_MAX_DECOMPRESSED_BYTES, else 32 MiB.',
+      }),
+    ),
+    compression_algorithms: Type.Array(Type.Enum(['gzip', 'deflate', 'zstd']), {
+      default: ['gzip', 'deflate'],
+      description: 'Content-Encodings accepted; any other is answered 415 naming these.',
+    }),
+    protobuf_enabled: Type.Optional(
+      Type.Boolean({ description: 'Accept OTLP protobuf bodies; when false they are answered 415. Default: SERVICE_OTLP_PROTOBUF, else true.' }),
+    ),
+    standard_paths: Type.Boolean({ default: true, description: 'Also serve /v1/logs, /v1/traces and /v1/metrics, where OTel SDKs send by default.' }),
+    read_header_timeout: Type.String({ format: 'duration', default: '10s', description: 'Time a client has to send the request headers.' }),
+    read_timeout: Type.String({ format: 'duration', default: '60s', description: 'Time a client has to send a whole request, body included.' }),
+    idle_timeout: Type.String({ format: 'duration', default: '60s', description: 'How long an idle keep-alive connection stays open.' }),
+  },
+  { additionalProperties: false },
+);
+
+export type IngestConfig = Static<typeof ingestSchema>;
+
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** The cap in force: the setting, else the environment variable of the interface contract, else 32 MiB. */
+export function maxBodyBytes(config: IngestConfig, env: NodeJS.ProcessEnv = process.env): number {
+  if (config.max_request_body_size !== undefined) return config.max_request_body_size;
+  const fromEnv = Number(env['SERVICE_INGEST_MAX_DECOMPRESSED_BYTES']);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_MAX_BODY_BYTES;
+}
+
+export function protobufEnabled(config: IngestConfig, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (config.protobuf_enabled !== undefined) return config.protobuf_enabled;
+  return env['SERVICE_OTLP_PROTOBUF']?.trim().toLowerCase() !== 'false';
+}
+
+/** host and port of an endpoint: "localhost:4318", ":4318", "[::1]:4318". */
+export function parseEndpoint(endpoint: string): { host: string | undefined; port: number } | undefined {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(endpoint);
+  if (match === null) return undefined;
+  const port = Number(match[3]);
+  if (port > 65535) return undefined;
+  const host = match[1] ?? match[2];
+  return { host: host === '' ? undefined : host, port };
+}

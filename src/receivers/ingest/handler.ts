@@ -1,0 +1,140 @@
+// One ingest request: route → authenticate (before the body is read) → negotiate → read with a
+// cap → decode → hand to the pipelines → answer with counts. A bad payload never gets a 4xx.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Authenticator } from '../../auth/authenticator.js';
+import { isRetryable } from '../../errors.js';
+import type { Signal } from '../../model/signal.js';
+import { decodeOtlp, type Encoding } from '../../otlp/decode.js';
+import { exportResponse } from '../../otlp/response.js';
+import type { Decoded } from '../../otlp/result.js';
+import type { Consumer } from '../../runtime/component.js';
+import { decodeSimpleLogs } from '../../simple/decode.js';
+import { readBody, type ContentEncoding } from './body.js';
+import { MESSAGES, send, sendJson, sendMessage, sendUnavailable } from './respond.js';
+import type { Route } from './routes.js';
+
+export interface HandlerOptions {
+  routes: Map<string, Route>;
+  next: Partial<Record<Signal, Consumer>>;
+  authenticator: () => Authenticator;
+  maxBodyBytes: number;
+  encodings: readonly ContentEncoding[];
+  protobufEnabled: boolean;
+  logger: Logger;
+}
+
+const SKIPPED_PHRASE: Record<Signal, string> = {
+  logs: 'some log records could not be parsed and were skipped',
+  traces: 'some spans could not be parsed and were skipped',
+  metrics: 'some data points could not be stored and were skipped',
+};
+
+function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** OTLP JSON starts with `{` (after white space); anything else is taken for protobuf. */
+function sniff(body: Buffer): Encoding {
+  for (const byte of body) {
+    if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
+    return byte === 0x7b ? 'json' : 'protobuf';
+  }
+  return 'json';
+}
+
+function why(decoded: Decoded<Signal>, tooLarge: number | undefined): string {
+  if (tooLarge !== undefined) return `; the request body exceeds the ${tooLarge}-byte limit on decompressed bodies and was discarded whole`;
+  return decoded.unreadable === undefined ? '' : `; part of the body could not be read (${decoded.unreadable})`;
+}
+
+export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { routes, next, maxBodyBytes, logger } = options;
+  const supported = options.encodings.join(', ');
+  const allowed = new Set<string>(['identity', ...options.encodings]);
+
+  return async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const route = routes.get(path);
+    if (route === undefined) {
+      sendMessage(res, 404, `Not found. otelgate receives POST ${[...routes.keys()].join(', ')}.`);
+      return;
+    }
+    if (req.method !== 'POST') {
+      sendMessage(res, 405, `Method ${req.method ?? ''} is not allowed here; use POST.`, { Allow: 'POST' });
+      return;
+    }
+    const consumer = next[route.signal];
+    if (consumer === undefined) {
+      sendMessage(res, 404, `No ${route.signal} pipeline uses this receiver.`);
+      return;
+    }
+    const principal = options.authenticator().authenticate(req.headers);
+    if (principal === undefined) {
+      // The body is never read, let alone inflated, for a caller we do not know.
+      sendMessage(res, 401, MESSAGES.unauthorized, { Connection: 'close' });
+      return;
+    }
+    const contentEncoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase() || 'identity';
+    if (!allowed.has(contentEncoding)) {
+      sendMessage(res, 415, `Unsupported Content-Encoding "${contentEncoding}". Supported: ${supported} (or none).`, { Connection: 'close' });
+      return;
+    }
+    let encoding: Encoding | undefined;
+    if (route.format === 'otlp') {
+      const type = mediaType(req);
+      if (type === 'application/json') encoding = 'json';
+      else if (type === 'application/x-protobuf' || type === 'application/protobuf') encoding = 'protobuf';
+      if (encoding === 'protobuf' && !options.protobufEnabled) {
+        sendMessage(res, 415, MESSAGES.protobufOff, { Connection: 'close' });
+        return;
+      }
+    }
+
+    const arrival = BigInt(Date.now()) * 1_000_000n;
+    const read = await readBody(req, contentEncoding as ContentEncoding, maxBodyBytes);
+    if (read.kind === 'aborted') return;
+    if (route.format === 'otlp' && encoding === undefined) {
+      encoding = read.kind === 'ok' ? sniff(read.body) : 'json';
+      if (encoding === 'protobuf' && !options.protobufEnabled) encoding = 'json';
+    }
+
+    let decoded: Decoded<Signal>;
+    if (read.kind === 'too_large') decoded = { rows: [], skipped: 1, unreadable: 'too large' };
+    else if (read.kind === 'corrupt') decoded = { rows: [], skipped: 1, unreadable: read.reason };
+    else {
+      try {
+        decoded = route.format === 'simple' ? decodeSimpleLogs(read.body, arrival) : decodeOtlp(route.signal, encoding as Encoding, read.body);
+      } catch (error) {
+        logger.warn({ err: error, signal: route.signal }, 'Decoder failed on a body; counting it as unreadable');
+        decoded = { rows: [], skipped: 1, unreadable: 'the body could not be decoded' };
+      }
+    }
+
+    let rejected = decoded.skipped;
+    if (decoded.rows.length > 0) {
+      try {
+        await consumer.consume({ signal: route.signal, project: principal.project, rows: decoded.rows } as never);
+      } catch (error) {
+        if (isRetryable(error)) {
+          logger.warn({ err: error instanceof Error ? error.message : String(error), signal: route.signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered 503');
+          sendUnavailable(res);
+          return;
+        }
+        rejected += decoded.rows.length;
+      }
+    }
+
+    const tooLarge = read.kind === 'too_large' ? maxBodyBytes : undefined;
+    if (route.format === 'simple') {
+      const accepted = decoded.rows.length + decoded.skipped - rejected;
+      const body: Record<string, unknown> = { accepted, skipped: rejected };
+      if (rejected > 0) body['message'] = `${rejected} record${rejected === 1 ? ' was' : 's were'} skipped: each needs a "message" (or "body"), and the body must be JSON${why(decoded, tooLarge)}.`;
+      sendJson(res, 202, body);
+      return;
+    }
+    const partial = rejected === 0 ? undefined : { rejected, errorMessage: `${SKIPPED_PHRASE[route.signal]} (${rejected})${why(decoded, tooLarge)}` };
+    const response = exportResponse(route.signal, encoding as Encoding, partial);
+    send(res, 200, response.contentType, response.body);
+  };
+}

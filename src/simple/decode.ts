@@ -1,0 +1,99 @@
+// The simple JSON log endpoint's body (one object or an array of them) → log rows, with the
+// field aliases of the interface contract. Only a usable message is required.
+import { newAttributes, type Attributes } from '../model/anyvalue.js';
+import type { LogRow } from '../model/logs.js';
+import type { Resource, Scope } from '../model/resource.js';
+import type { Decoded } from '../otlp/result.js';
+import { severityNumber } from './levels.js';
+import { parseTimestamp } from './time.js';
+
+type JsonObject = Record<string, unknown>;
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The first alias present (not undefined or null). */
+function pick(o: JsonObject, names: readonly string[]): unknown {
+  for (const name of names) {
+    const value = o[name];
+    if (value !== undefined && value !== null) return value;
+  }
+  return undefined;
+}
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Nested objects become dotted keys; every value becomes a string (arrays as JSON). */
+export function flatten(value: JsonObject, into: Attributes = newAttributes(), prefix = ''): Attributes {
+  for (const [key, inner] of Object.entries(value)) {
+    const name = prefix === '' ? key : `${prefix}.${key}`;
+    if (isObject(inner)) flatten(inner, into, name);
+    else into[name] = inner === null ? 'null' : text(inner);
+  }
+  return into;
+}
+
+const emptyScope = (name: string): Scope => ({ name, version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' });
+
+export function decodeSimpleLogs(body: Buffer, arrivalUnixNano: bigint): Decoded<'logs'> {
+  let root: unknown;
+  try {
+    const source = body.toString('utf8');
+    root = JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
+  } catch (error) {
+    return { rows: [], skipped: 1, unreadable: `not JSON: ${(error as Error).message}` };
+  }
+  const items = Array.isArray(root) ? root : [root];
+  const resources = new Map<string, Resource>();
+  const scopes = new Map<string, Scope>();
+  const out: Decoded<'logs'> = { rows: [], skipped: 0 };
+  for (const item of items) {
+    if (!isObject(item)) {
+      out.skipped++;
+      continue;
+    }
+    const message = pick(item, ['message', 'body']);
+    if (message === undefined) {
+      out.skipped++;
+      continue;
+    }
+    const service = pick(item, ['service', 'service_name']);
+    const serviceName = service === undefined ? '' : text(service);
+    let resource = resources.get(serviceName);
+    if (resource === undefined) {
+      const attributes = newAttributes();
+      if (serviceName !== '') attributes['service.name'] = serviceName;
+      resources.set(serviceName, (resource = { attributes, droppedAttributesCount: 0, schemaUrl: '' }));
+    }
+    const scopeValue = item['scope'];
+    const scopeName = scopeValue === undefined || scopeValue === null ? '' : text(scopeValue);
+    let scope = scopes.get(scopeName);
+    if (scope === undefined) scopes.set(scopeName, (scope = emptyScope(scopeName)));
+    const level = pick(item, ['level', 'severity']);
+    const severityText = level === undefined ? '' : text(level);
+    const context = pick(item, ['context', 'attributes']);
+    const traceId = pick(item, ['trace_id', 'traceId']);
+    const spanId = pick(item, ['span_id', 'spanId']);
+    const event = item['event'];
+    const row: LogRow = {
+      resource,
+      scope,
+      timeUnixNano: parseTimestamp(pick(item, ['timestamp', 'time'])) ?? arrivalUnixNano,
+      observedTimeUnixNano: arrivalUnixNano,
+      severityNumber: typeof level === 'string' ? severityNumber(level) : 0,
+      severityText,
+      body: text(message),
+      attributes: isObject(context) ? flatten(context) : newAttributes(),
+      droppedAttributesCount: 0,
+      flags: 0,
+      traceId: traceId === undefined ? '' : text(traceId),
+      spanId: spanId === undefined ? '' : text(spanId),
+      eventName: event === undefined || event === null ? '' : text(event),
+    };
+    out.rows.push(row);
+  }
+  return out;
+}
