@@ -12,11 +12,18 @@ Commands:
                                error (file:line:col: path: message) one per line, and exits 1.
   components                   List every receiver, processor, exporter and extension type with
                                the signals it serves and its stability.
+  keys create --project NAME   Make an API key for a project: prints it once (the last line is the key
+                               alone) and stores only its SHA-256 in the keys file of the config's
+                               apikeyauth extension.
+  keys list                    List the keys: id, project, created, revoked (never a secret).
+  keys revoke ID               Revoke a key; a running otelgate refuses it within seconds.
   schema                       Print the JSON Schema of the pipeline YAML (for editors; the same
                                as config/otelgate.schema.json).
 
 Options:
   -c, --config FILE  A pipeline config (YAML); may be given more than once.
+  --project NAME     For keys create: the project the key writes to.
+  --extension ID     For keys: which apikeyauth extension, when the config has several.
   -h, --help         Show this help.
   -v, --version      Print the version.
 `;
@@ -38,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
         config: { type: 'string', short: 'c', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
+        project: { type: 'string' },
+        extension: { type: 'string' },
       },
     });
   } catch (error) {
@@ -62,6 +71,11 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const [command = 'run', ...rest] = positionals;
+  if (command === 'keys') {
+    const { configFiles } = await import('./commands/config.js');
+    const { keysCommand } = await import('./commands/keys.js');
+    return keysCommand(rest[0], rest[1], { files: configFiles(values.config), project: values.project, extension: values.extension });
+  }
   if (rest.length > 0) {
     process.stderr.write(`otelgate: unexpected argument "${rest[0]}"\n\n${USAGE}`);
     return 2;

@@ -1,5 +1,7 @@
 // The built CLI as users run it: help, version, components, and the run lifecycle.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, RunningCli, runCli } from '../helpers/cli.js';
@@ -62,13 +64,19 @@ describe('otelgate CLI', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('runs the default pipeline until %s, then shuts down cleanly', async (signal) => {
-    const run = new RunningCli([]);
+    // The shipped default pipeline, merged with an override that keeps the test off port 4318 and out of ./data.
+    const dir = mkdtempSync(join(tmpdir(), 'otelgate-default-'));
+    const override = join(dir, 'override.yaml');
+    writeFileSync(override, `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0"}}\n`);
+    const run = new RunningCli(['--config', 'pipelines/default.yaml', '--config', override]);
     await run.waitFor('Everything is ready. Begin running and processing data.');
+    expect(run.lines.find((l) => l.msg === 'Created the first API key')).toMatchObject({ project: 'default', keys_file: `${dir}/keys.yaml` });
     run.child.kill(signal);
     expect(await run.exit()).toBe(0);
     const messages = run.lines.map((l) => l.msg);
     expect(messages.slice(-3)).toEqual(['Received signal from OS', 'Starting shutdown...', 'Shutdown complete.']);
     expect(run.lines.find((l) => l.msg === 'Received signal from OS')?.['signal']).toBe(signal);
     expect(run.lines.every((l) => l.level !== 'raw' && typeof l['time'] === 'string')).toBe(true);
+    expect(readFileSync(`${dir}/keys.yaml`, 'utf8')).not.toMatch(/otg_[a-z0-9]{10}_[A-Za-z0-9]{32}/);
   });
 });

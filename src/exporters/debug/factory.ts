@@ -16,7 +16,7 @@ export const debugExporterFactory: ExporterFactory<typeof debugSchema> = {
       start: async () => {},
       shutdown: async () => {},
       consume: async (batch) => {
-        ctx.logger.info(batchCounts(batch), TITLES[batch.signal]);
+        ctx.logger.info({ project: batch.project, ...batchCounts(batch) }, TITLES[batch.signal]);
         if (config.verbosity === 'basic') return;
         const text = renderBatch(batch, config.verbosity);
         if (config.use_internal_logger) ctx.logger.info(text);

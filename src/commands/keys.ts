@@ -1,0 +1,88 @@
+// `otelgate keys create|list|revoke`: manage the keys file of the config's apikeyauth extension.
+// Secrets are printed once, by create, and never stored.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { generateKey } from '../auth/key.js';
+import { readKeysFile, writeKeysFile, type KeyEntry } from '../auth/keysfile.js';
+import type { ApiKeyAuthConfig } from '../extensions/apikeyauth/config.js';
+import { readConfig } from './config.js';
+
+export interface KeysOptions {
+  files: string[];
+  project?: string | undefined;
+  extension?: string | undefined;
+}
+
+class UsageError extends Error {}
+
+function keysFileOf(options: KeysOptions): string {
+  const resolved = readConfig(options.files);
+  const candidates = [...resolved.components.extension.values()].filter((c) => c.type === 'apikeyauth');
+  const chosen = options.extension === undefined ? candidates : candidates.filter((c) => c.id === options.extension);
+  if (chosen.length !== 1) {
+    const ids = candidates.map((c) => c.id).join(', ') || 'none';
+    throw new UsageError(
+      options.extension === undefined
+        ? `the config must define exactly one apikeyauth extension to manage keys (found: ${ids}); choose one with --extension ID`
+        : `no apikeyauth extension "${options.extension}" in the config (found: ${ids})`,
+    );
+  }
+  return resolve((chosen[0]?.config as ApiKeyAuthConfig).keys_file);
+}
+
+function entries(file: string): KeyEntry[] {
+  return existsSync(file) ? readKeysFile(file) : [];
+}
+
+function create(file: string, project: string | undefined): number {
+  if (project === undefined || project.trim() === '') throw new UsageError('keys create needs --project NAME');
+  const list = entries(file);
+  const key = generateKey();
+  writeKeysFile(file, [...list, { id: key.id, project, sha256: key.sha256, created: new Date().toISOString() }]);
+  process.stdout.write(`Created key ${key.id} for project "${project}"; only its SHA-256 hash is kept, in ${file}.\nThe key is shown only this once:\n${key.key}\n`);
+  return 0;
+}
+
+function list(file: string): number {
+  const rows = entries(file).map((e) => [e.id, e.project, e.created ?? '', e.revoked ?? '']);
+  const table = [['ID', 'PROJECT', 'CREATED', 'REVOKED'], ...rows];
+  const widths = table[0]?.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length))) ?? [];
+  for (const row of table) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}\n`);
+  return 0;
+}
+
+function revoke(file: string, id: string | undefined): number {
+  if (id === undefined) throw new UsageError('keys revoke needs the key id, as keys list shows it');
+  const current = entries(file);
+  const entry = current.find((e) => e.id === id);
+  if (entry === undefined) throw new UsageError(`no key with id ${id} in ${file}`);
+  if (entry.revoked !== undefined) {
+    process.stdout.write(`Key ${id} was already revoked on ${entry.revoked}.\n`);
+    return 0;
+  }
+  writeKeysFile(file, current.map((e) => (e.id === id ? { ...e, revoked: new Date().toISOString() } : e)));
+  process.stdout.write(`Revoked key ${id} (project "${entry.project}"); a running otelgate refuses it within seconds.\n`);
+  return 0;
+}
+
+export function keysCommand(action: string | undefined, argument: string | undefined, options: KeysOptions): number {
+  try {
+    const file = keysFileOf(options);
+    switch (action) {
+      case 'create':
+        return create(file, options.project);
+      case 'list':
+        return list(file);
+      case 'revoke':
+        return revoke(file, argument);
+      default:
+        throw new UsageError(`keys needs one of: create --project NAME, list, revoke ID (got ${action === undefined ? 'nothing' : `"${action}"`})`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof Error && error.name === 'KeysFileError')) {
+      process.stderr.write(`otelgate keys: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

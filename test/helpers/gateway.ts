@@ -1,0 +1,79 @@
+// Starts the built otelgate (dist/cli.js) on a free loopback port with its own keys file in a
+// temporary folder, and stops it. What the pipelines export shows in the debug exporter's log lines.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateKey } from '../../src/auth/key.js';
+import { writeKeysFile } from '../../src/auth/keysfile.js';
+import { RunningCli, type LogLine } from './cli.js';
+
+export interface Gateway {
+  url: string;
+  dir: string;
+  keysFile: string;
+  /** One key per project asked for. */
+  keys: Record<string, string>;
+  run: RunningCli;
+  /** The debug exporter's count lines so far, e.g. {project, 'log records': 3}. */
+  exported(title: 'Logs' | 'Traces' | 'Metrics'): LogLine[];
+  stop(): Promise<number | null>;
+}
+
+export const GATEWAY_CONFIG = (keysFile: string, extra = ''): string => `
+extensions:
+  apikeyauth:
+    keys_file: ${keysFile}
+    reload_interval: 200ms
+receivers:
+  ingest:
+    endpoint: 127.0.0.1:0
+    auth: {authenticator: apikeyauth}
+${extra}
+exporters:
+  debug:
+service:
+  extensions: [apikeyauth]
+  pipelines:
+    logs: {receivers: [ingest], exporters: [debug]}
+    traces: {receivers: [ingest], exporters: [debug]}
+    metrics: {receivers: [ingest], exporters: [debug]}
+`;
+
+export interface GatewayOptions {
+  projects?: string[];
+  /** Config text; receives the keys file path. Default: GATEWAY_CONFIG. */
+  config?: (keysFile: string) => string;
+  /** More --config files to merge after it (paths), or the config files to use instead when `replace`. */
+  configs?: string[];
+  env?: Record<string, string>;
+}
+
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const dir = mkdtempSync(join(tmpdir(), 'otelgate-gw-'));
+  const keysFile = join(dir, 'keys.yaml');
+  const keys: Record<string, string> = {};
+  const entries = (options.projects ?? ['default']).map((project) => {
+    const key = generateKey();
+    keys[project] = key.key;
+    return { id: key.id, project, sha256: key.sha256 };
+  });
+  writeKeysFile(keysFile, entries);
+  const configFile = join(dir, 'config.yaml');
+  writeFileSync(configFile, (options.config ?? GATEWAY_CONFIG)(keysFile));
+  const args = ['--config', configFile, ...(options.configs ?? []).flatMap((file) => ['--config', file])];
+  const run = new RunningCli(args, options.env);
+  const started = await run.waitFor('Starting HTTP server');
+  await run.waitFor('Everything is ready');
+  return {
+    url: `http://${String(started['endpoint'])}`,
+    dir,
+    keysFile,
+    keys,
+    run,
+    exported: (title) => run.lines.filter((l) => l.msg === title && l['name'] !== undefined),
+    async stop() {
+      run.child.kill('SIGTERM');
+      return run.exit();
+    },
+  };
+}
