@@ -1,0 +1,149 @@
+// The limits of the ingest interface on the built server: the decompressed-size cap (a gzip bomb
+// costs no more memory than the cap), auth before any inflating, protobuf switched off, and 503.
+import { request } from 'node:http';
+import { createGzip } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_CONFIG, startGateway, type Gateway } from '../../helpers/gateway.js';
+import { otlpJsonToProtobuf } from '../../helpers/otlp.js';
+import { cpuMs, peakRss } from '../../helpers/proc.js';
+
+const MIB = 1024 * 1024;
+
+/** `size` bytes of zeros, gzipped: about 1 MiB per GiB. */
+async function gzipBomb(size: number): Promise<Buffer> {
+  const gzip = createGzip({ level: 9 });
+  const chunks: Buffer[] = [];
+  gzip.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise((resolve) => gzip.on('end', resolve));
+  const zeros = Buffer.alloc(8 * MIB);
+  for (let written = 0; written < size; written += zeros.length) {
+    if (!gzip.write(zeros)) await new Promise((resolve) => gzip.once('drain', resolve));
+  }
+  gzip.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/** POST with node:http, reading the answer even when the server answers before the upload ends. */
+function rawPost(url: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const logs = (count: number, size = 100): string =>
+  JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: Array.from({ length: count }, (_, i) => ({ body: { stringValue: `${i} ${'x'.repeat(size)}` } })) }] }] });
+
+describe('the decompressed-size cap', () => {
+  let gw: Gateway;
+  let bomb: Buffer;
+  beforeAll(async () => {
+    gw = await startGateway({ env: { SERVICE_INGEST_MAX_DECOMPRESSED_BYTES: String(4 * MIB) } });
+    bomb = await gzipBomb(1024 * MIB);
+  });
+  afterAll(async () => {
+    await gw.stop();
+  });
+
+  it('discards a body over the cap whole: 200 with the rejection stated, nothing stored', async () => {
+    const before = gw.exported('Logs').length;
+    const response = await rawPost(`${gw.url}/api/v1/logs`, Buffer.from(logs(50_000)), { 'Content-Type': 'application/json', Authorization: `Bearer ${gw.keys['default']}` });
+    expect(response.status).toBe(200);
+    const body = JSON.parse(response.text) as { partialSuccess: { rejectedLogRecords: number; errorMessage: string } };
+    expect(body.partialSuccess.rejectedLogRecords).toBe(1);
+    expect(body.partialSuccess.errorMessage).toContain(`exceeds the ${4 * MIB}-byte limit on decompressed bodies and was discarded whole`);
+    const ok = await rawPost(`${gw.url}/api/v1/logs`, Buffer.from(logs(10)), { 'Content-Type': 'application/json', Authorization: `Bearer ${gw.keys['default']}` });
+    expect(ok).toEqual({ status: 200, text: '{}' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(gw.exported('Logs').slice(before).map((l) => l['log records'])).toEqual([10]);
+  });
+
+  it('stops inflating a 1 GiB gzip bomb at the cap: memory stays near the cap', async () => {
+    expect(bomb.length).toBeLessThan(2 * MIB);
+    const pid = gw.run.child.pid as number;
+    const response = await rawPost(`${gw.url}/api/v1/logs`, bomb, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', Authorization: `Bearer ${gw.keys['default']}` });
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('was discarded whole');
+    expect(peakRss(pid)).toBeLessThan(160 * MIB);
+  });
+
+  it('applies to the simple JSON endpoint too: 202, skipped 1, and a message naming the limit', async () => {
+    const response = await rawPost(`${gw.url}/api/v1/ingest`, bomb, { 'Content-Encoding': 'gzip', 'X-Service-Key': gw.keys['default'] as string });
+    expect(response.status).toBe(202);
+    const body = JSON.parse(response.text) as Record<string, unknown>;
+    expect([body['accepted'], body['skipped']]).toEqual([0, 1]);
+    expect(body['message']).toContain(`exceeds the ${4 * MIB}-byte limit`);
+  });
+
+  it('answers an unauthenticated bomb 401 without inflating any of it', async () => {
+    const pid = gw.run.child.pid as number;
+    const cpuBefore = cpuMs(pid);
+    const response = await rawPost(`${gw.url}/api/v1/logs`, bomb, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).catch((error: Error) => ({
+      status: -1,
+      text: error.message,
+    }));
+    expect(response).toEqual({ status: 401, text: '{"message":"API key invalid."}' });
+    // Inflating 1 GiB takes well over a second of CPU; answering 401 takes next to none.
+    expect(cpuMs(pid) - cpuBefore).toBeLessThan(300);
+  });
+});
+
+describe('protobuf switched off', () => {
+  it.each([
+    ['SERVICE_OTLP_PROTOBUF=false', { SERVICE_OTLP_PROTOBUF: 'false' }, ''],
+    ['protobuf_enabled: false', {}, '    protobuf_enabled: false'],
+  ])('with %s, a protobuf export is answered 415 telling the client to send JSON', async (_title, env, extra) => {
+    const gw = await startGateway({ env, config: (keys) => GATEWAY_CONFIG(keys).replace('    auth: {authenticator: apikeyauth}', `    auth: {authenticator: apikeyauth}\n${extra}`) });
+    try {
+      const headers = { Authorization: `Bearer ${gw.keys['default']}` };
+      const body = otlpJsonToProtobuf('logs', { resourceLogs: [] });
+      for (const type of ['application/x-protobuf', 'application/protobuf']) {
+        const response = await rawPost(`${gw.url}/api/v1/logs`, body, { ...headers, 'Content-Type': type });
+        expect(response).toEqual({
+          status: 415,
+          text: JSON.stringify({ message: 'Only the OTLP JSON encoding is supported here: send OTLP JSON with Content-Type: application/json.' }),
+        });
+      }
+      expect(await rawPost(`${gw.url}/api/v1/logs`, Buffer.from('{}'), { ...headers, 'Content-Type': 'application/json' })).toEqual({ status: 200, text: '{}' });
+    } finally {
+      await gw.stop();
+    }
+  });
+});
+
+describe('a pipeline that cannot accept', () => {
+  it('is answered 503 with Retry-After: 5 and the exact body, on every ingest endpoint', async () => {
+    const gw = await startGateway({
+      config: (keys) =>
+        GATEWAY_CONFIG(keys)
+          .replace('exporters:\n  debug:', 'processors:\n  memory_limiter: {check_interval: 1s, limit_mib: 1}\nexporters:\n  debug:')
+          .replaceAll('exporters: [debug]}', 'processors: [memory_limiter], exporters: [debug]}'),
+    });
+    try {
+      const headers = { Authorization: `Bearer ${gw.keys['default']}`, 'Content-Type': 'application/json' };
+      const bodies: [string, string][] = [
+        ['/api/v1/logs', logs(1)],
+        ['/api/v1/traces', JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174' }] }] }] })],
+        ['/api/v1/metrics', JSON.stringify({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', gauge: { dataPoints: [{ timeUnixNano: '1', asDouble: 1 }] } }] }] }] })],
+        ['/api/v1/ingest', JSON.stringify({ message: 'x' })],
+      ];
+      for (const [path, body] of bodies) {
+        const response = await fetch(`${gw.url}${path}`, { method: 'POST', body, headers });
+        expect([path, response.status, response.headers.get('retry-after'), await response.text()]).toEqual([
+          path,
+          503,
+          '5',
+          '{"message":"Log storage is temporarily unavailable. Please retry."}',
+        ]);
+      }
+    } finally {
+      await gw.stop();
+    }
+  });
+});
