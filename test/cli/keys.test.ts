@@ -1,0 +1,90 @@
+// `otelgate keys` on the built CLI, against a running otelgate that must follow the keys file.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startGateway, type Gateway } from '../helpers/gateway.js';
+
+let gw: Gateway;
+let config: string;
+
+beforeAll(async () => {
+  gw = await startGateway({ projects: ['alpha'] });
+  config = `${gw.dir}/config.yaml`;
+});
+
+afterAll(async () => {
+  await gw.stop();
+});
+
+const send = (key: string) =>
+  fetch(`${gw.url}/api/v1/ingest`, { method: 'POST', body: JSON.stringify({ message: 'hi' }), headers: { 'X-Service-Key': key } }).then((r) => r.status);
+
+async function within(ms: number, condition: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    if (await condition()) return Date.now() - start;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`not within ${ms} ms`);
+}
+
+describe('otelgate keys', () => {
+  let key = '';
+  let id = '';
+
+  it('create prints the key once, its last line the key alone, and stores only its hash', () => {
+    const result = runCli(['keys', 'create', '--project', 'beta', '--config', config]);
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    key = lines[lines.length - 1] ?? '';
+    expect(key).toMatch(/^otg_[a-z0-9]{10}_[A-Za-z0-9]{32}$/);
+    id = key.split('_')[1] ?? '';
+    const file = readFileSync(gw.keysFile, 'utf8');
+    expect(file).not.toContain(key.slice(15));
+    expect(file).not.toMatch(/otg_[a-z0-9]{10}_[A-Za-z0-9]{32}/);
+    expect(file).toContain(`id: ${id}`);
+  });
+
+  it('a key created while otelgate runs works within 5 s, without a restart', async () => {
+    const took = await within(5_000, async () => (await send(key)) === 202);
+    expect(took).toBeLessThan(5_000);
+    expect(gw.run.lines.some((l) => l.msg === 'Reloaded API keys' && l['keys'] === 2)).toBe(true);
+  });
+
+  it('list shows id, project, created and revoked, never a secret', () => {
+    const result = runCli(['keys', 'list', '--config', config]);
+    expect(result.status).toBe(0);
+    const rows = result.stdout.trimEnd().split('\n').map((line) => line.split(/\s+/));
+    expect(rows[0]).toEqual(['ID', 'PROJECT', 'CREATED', 'REVOKED']);
+    expect(rows.slice(1).map((row) => row.slice(0, 2))).toEqual([
+      [expect.stringMatching(/^[a-z0-9]{10}$/), 'alpha'],
+      [id, 'beta'],
+    ]);
+    expect(result.stdout).not.toMatch(/otg_/);
+  });
+
+  it('a revoked key gets 401 within 5 s', async () => {
+    const result = runCli(['keys', 'revoke', id, '--config', config]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`Revoked key ${id}`);
+    const took = await within(5_000, async () => (await send(key)) === 401);
+    expect(took).toBeLessThan(5_000);
+    expect(await send(gw.keys['alpha'] as string)).toBe(202);
+    expect(runCli(['keys', 'list', '--config', config]).stdout).toMatch(new RegExp(`${id}\\s+beta\\s+\\S+\\s+\\S+`));
+  });
+
+  it('keeps the keys it had when the file turns unreadable, and says so', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const good = readFileSync(gw.keysFile, 'utf8');
+    writeFileSync(gw.keysFile, 'keys: [');
+    await gw.run.waitFor('Keys file is unreadable', 5_000);
+    expect(await send(gw.keys['alpha'] as string)).toBe(202);
+    writeFileSync(gw.keysFile, good);
+  });
+
+  it('refuses bad uses with a message and exit 1', () => {
+    expect(runCli(['keys', 'create', '--config', config])).toMatchObject({ status: 1, stderr: 'otelgate keys: keys create needs --project NAME\n' });
+    expect(runCli(['keys', 'revoke', 'nosuchkey0', '--config', config])).toMatchObject({ status: 1, stderr: `otelgate keys: no key with id nosuchkey0 in ${gw.keysFile}\n` });
+    expect(runCli(['keys', 'rotate', '--config', config]).status).toBe(1);
+  });
+});
