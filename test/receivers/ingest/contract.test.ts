@@ -56,7 +56,7 @@ describe('authentication', () => {
     ['a known id with a wrong secret', {}],
     ['another scheme', { Authorization: 'Basic dXNlcjpwYXNz' }],
   ])('answers %s with 401 and exactly {"message": "API key invalid."}', async (title, headers: Record<string, string>) => {
-    const wrongSecret = title.startsWith('a known id') ? { Authorization: `Bearer ${(gw.keys['alpha'] as string).slice(0, -4)}XXXX` } : {};
+    const wrongSecret: Record<string, string> = title.startsWith('a known id') ? { Authorization: `Bearer ${(gw.keys['alpha'] as string).slice(0, -4)}XXXX` } : {};
     for (const path of ['/api/v1/logs', '/api/v1/traces', '/api/v1/metrics', '/api/v1/ingest', '/v1/logs']) {
       const response = await post(path, '{}', { ...json, ...headers, ...wrongSecret });
       expect([response.status, response.text, response.headers.get('content-type')]).toEqual([401, '{"message":"API key invalid."}', 'application/json']);
