@@ -3,10 +3,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
+import type { ByteBudget } from './budget.js';
 
 export type ContentEncoding = 'identity' | 'gzip' | 'deflate' | 'zstd';
 
-export type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'corrupt'; reason: string } | { kind: 'aborted' };
+export type BodyResult =
+  | { kind: 'ok'; body: Buffer }
+  | { kind: 'too_large' }
+  | { kind: 'corrupt'; reason: string }
+  | { kind: 'aborted' }
+  /** The in-flight byte budget ran out: retry later. */
+  | { kind: 'busy' };
 
 function decompressor(encoding: Exclude<ContentEncoding, 'identity'>): Transform {
   switch (encoding) {
@@ -19,7 +26,11 @@ function decompressor(encoding: Exclude<ContentEncoding, 'identity'>): Transform
   }
 }
 
-export function readBody(req: IncomingMessage, encoding: ContentEncoding, cap: number): Promise<BodyResult> {
+/**
+ * Bytes are taken from `budget` as they arrive; whoever gets `ok` owns them and gives them back
+ * (`size` of the body) when done with the request. On any other outcome they are already given back.
+ */
+export function readBody(req: IncomingMessage, encoding: ContentEncoding, cap: number, budget: ByteBudget): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
   if (encoding === 'identity' && declared > cap) {
     req.resume();
@@ -36,6 +47,8 @@ export function readBody(req: IncomingMessage, encoding: ContentEncoding, cap: n
       settled = true;
       source.removeAllListeners('data');
       if (result.kind !== 'ok') {
+        budget.give(size);
+        size = 0;
         if (inflater !== undefined) {
           req.unpipe(inflater);
           inflater.destroy();
@@ -46,12 +59,17 @@ export function readBody(req: IncomingMessage, encoding: ContentEncoding, cap: n
       resolve(result);
     };
     source.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > cap) {
+      if (size + chunk.length > cap) {
         chunks.length = 0;
         finish({ kind: 'too_large' });
         return;
       }
+      if (!budget.take(chunk.length)) {
+        chunks.length = 0;
+        finish({ kind: 'busy' });
+        return;
+      }
+      size += chunk.length;
       chunks.push(chunk);
     });
     source.on('end', () => finish({ kind: 'ok', body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) }));

@@ -22,6 +22,16 @@ export const ingestSchema = Type.Object(
       Type.Boolean({ description: 'Accept OTLP protobuf bodies; when false they are answered 415. Default: SERVICE_OTLP_PROTOBUF, else true.' }),
     ),
     standard_paths: Type.Boolean({ default: true, description: 'Also serve /v1/logs, /v1/traces and /v1/metrics, where OTel SDKs send by default.' }),
+    max_connections: Type.Integer({
+      minimum: 1,
+      default: 2048,
+      description: 'Open connections served at once; a request on a connection beyond this is answered 503 with Retry-After and the connection closed.',
+    }),
+    max_in_flight_bytes: Type.Integer({
+      minimum: 1,
+      default: 268435456,
+      description: 'Decompressed body bytes that requests under way may hold at once (default 256 MiB); a request that would go beyond is answered 503 with Retry-After.',
+    }),
     read_header_timeout: Type.String({ format: 'duration', default: '10s', description: 'Time a client has to send the request headers.' }),
     read_timeout: Type.String({ format: 'duration', default: '60s', description: 'Time a client has to send a whole request, body included.' }),
     idle_timeout: Type.String({ format: 'duration', default: '60s', description: 'How long an idle keep-alive connection stays open.' }),

@@ -1,10 +1,11 @@
 // The ingest receiver: the HTTP endpoints of the interface contract on one listener.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { isAuthenticator, type Authenticator } from '../../auth/authenticator.js';
 import { durationMs } from '../../config/duration.js';
 import type { ReceiverFactory } from '../../runtime/component.js';
 import type { ContentEncoding } from './body.js';
+import { ByteBudget } from './budget.js';
 import { ingestSchema, maxBodyBytes, parseEndpoint, protobufEnabled } from './config.js';
 import { ingestHandler } from './handler.js';
 import { sendUnavailable } from './respond.js';
@@ -23,11 +24,15 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
     const { host, port } = parseEndpoint(config.endpoint) as { host: string | undefined; port: number };
     let authenticator: Authenticator | undefined;
     const inflight = new Set<Promise<void>>();
+    let connections = 0;
+    const overLimit = new WeakSet<Socket>();
     const handle = ingestHandler({
       routes: routeTable(config.standard_paths),
       next,
       authenticator: () => authenticator as Authenticator,
       maxBodyBytes: maxBodyBytes(config),
+      budget: new ByteBudget(config.max_in_flight_bytes),
+      overConnectionLimit: (req) => overLimit.has(req.socket),
       encodings: config.compression_algorithms as ContentEncoding[],
       protobufEnabled: protobufEnabled(config),
       logger: ctx.logger,
@@ -52,9 +57,25 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
             headersTimeout: durationMs(config.read_header_timeout),
             requestTimeout: Math.max(durationMs(config.read_timeout), durationMs(config.read_header_timeout)),
             keepAliveTimeout: durationMs(config.idle_timeout),
+            // How often Node checks the two timeouts above; its default (30 s) would let them overrun.
+            connectionsCheckingInterval: Math.min(1000, durationMs(config.read_header_timeout)),
           },
           onRequest,
         );
+        server.on('connection', (socket: Socket) => {
+          if (++connections > config.max_connections) overLimit.add(socket);
+          socket.once('close', () => connections--);
+        });
+        // A client too slow with its headers or body is disconnected without an answer: Node's
+        // own 408 is a 4xx, which clients take as "drop the data"; a closed connection they retry.
+        server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+          if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
+            socket.destroy();
+            return;
+          }
+          const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+          socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        });
         const listening = server;
         await new Promise<void>((resolve, reject) => {
           listening.once('error', reject);

@@ -2,7 +2,7 @@
 // cap → decode → hand to the pipelines → answer with counts. A bad payload never gets a 4xx.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Authenticator } from '../../auth/authenticator.js';
+import type { Authenticator, Principal } from '../../auth/authenticator.js';
 import { isRetryable } from '../../errors.js';
 import type { Signal } from '../../model/signal.js';
 import { decodeOtlp, type Encoding } from '../../otlp/decode.js';
@@ -10,7 +10,8 @@ import { exportResponse } from '../../otlp/response.js';
 import type { Decoded } from '../../otlp/result.js';
 import type { Consumer } from '../../runtime/component.js';
 import { decodeSimpleLogs } from '../../simple/decode.js';
-import { readBody, type ContentEncoding } from './body.js';
+import { readBody, type BodyResult, type ContentEncoding } from './body.js';
+import type { ByteBudget } from './budget.js';
 import { MESSAGES, send, sendJson, sendMessage, sendUnavailable } from './respond.js';
 import type { Route } from './routes.js';
 
@@ -19,6 +20,9 @@ export interface HandlerOptions {
   next: Partial<Record<Signal, Consumer>>;
   authenticator: () => Authenticator;
   maxBodyBytes: number;
+  budget: ByteBudget;
+  /** Whether this request came on a connection beyond max_connections. */
+  overConnectionLimit: (req: IncomingMessage) => boolean;
   encodings: readonly ContentEncoding[];
   protobufEnabled: boolean;
   logger: Logger;
@@ -54,6 +58,10 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
   const allowed = new Set<string>(['identity', ...options.encodings]);
 
   return async (req, res) => {
+    if (options.overConnectionLimit(req)) {
+      sendUnavailable(res, { Connection: 'close' });
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const route = routes.get(path);
     if (route === undefined) {
@@ -92,8 +100,29 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     }
 
     const arrival = BigInt(Date.now()) * 1_000_000n;
-    const read = await readBody(req, contentEncoding as ContentEncoding, maxBodyBytes);
+    const read = await readBody(req, contentEncoding as ContentEncoding, maxBodyBytes, options.budget);
     if (read.kind === 'aborted') return;
+    if (read.kind === 'busy') {
+      sendUnavailable(res, { Connection: 'close' });
+      return;
+    }
+    try {
+      await answer(res, route, consumer, principal, encoding, read, arrival);
+    } finally {
+      if (read.kind === 'ok') options.budget.give(read.body.length);
+    }
+  };
+
+  async function answer(
+    res: ServerResponse,
+    route: Route,
+    consumer: Consumer,
+    principal: Principal,
+    requested: Encoding | undefined,
+    read: Exclude<BodyResult, { kind: 'aborted' } | { kind: 'busy' }>,
+    arrival: bigint,
+  ): Promise<void> {
+    let encoding = requested;
     if (route.format === 'otlp' && encoding === undefined) {
       encoding = read.kind === 'ok' ? sniff(read.body) : 'json';
       if (encoding === 'protobuf' && !options.protobufEnabled) encoding = 'json';
@@ -136,5 +165,5 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     const partial = rejected === 0 ? undefined : { rejected, errorMessage: `${SKIPPED_PHRASE[route.signal]} (${rejected})${why(decoded, tooLarge)}` };
     const response = exportResponse(route.signal, encoding as Encoding, partial);
     send(res, 200, response.contentType, response.body);
-  };
+  }
 }

@@ -25,6 +25,6 @@ export function sendMessage(res: ServerResponse, status: number, message: string
 }
 
 /** A storage or pipeline problem: 503 so that clients keep the data and retry. */
-export function sendUnavailable(res: ServerResponse): void {
-  sendMessage(res, 503, MESSAGES.unavailable, { 'Retry-After': '5' });
+export function sendUnavailable(res: ServerResponse, headers: Record<string, string> = {}): void {
+  sendMessage(res, 503, MESSAGES.unavailable, { 'Retry-After': '5', ...headers });
 }
