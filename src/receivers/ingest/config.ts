@@ -21,6 +21,28 @@ export const ingestSchema = Type.Object(
     protobuf_enabled: Type.Optional(
       Type.Boolean({ description: 'Accept OTLP protobuf bodies; when false they are answered 415. Default: SERVICE_OTLP_PROTOBUF, else true.' }),
     ),
+    cors: Type.Optional(
+      Type.Object(
+        {
+          allowed_origins: Type.Array(Type.String(), { default: [], description: 'Origins allowed to send from a browser, e.g. https://app.example.com or https://*.example.com; "*" for any. Empty: CORS off.' }),
+          allowed_headers: Type.Array(Type.String(), {
+            default: [],
+            description: 'Request headers allowed besides Accept, Content-Type, Content-Encoding, X-Requested-With, Authorization and X-Service-Key; "*" for any.',
+          }),
+          max_age: Type.Integer({ minimum: 0, default: 0, description: 'Seconds a browser may cache a preflight answer; 0 sends no Access-Control-Max-Age.' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    tls: Type.Optional(
+      Type.Object(
+        {
+          cert_file: Type.String({ minLength: 1, description: 'PEM certificate (chain) to serve HTTPS with.' }),
+          key_file: Type.String({ minLength: 1, description: 'PEM private key of the certificate.' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     standard_paths: Type.Boolean({ default: true, description: 'Also serve /v1/logs, /v1/traces and /v1/metrics, where OTel SDKs send by default.' }),
     max_connections: Type.Integer({
       minimum: 1,

@@ -1,11 +1,14 @@
 // The ingest receiver: the HTTP endpoints of the interface contract on one listener.
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { isAuthenticator, type Authenticator } from '../../auth/authenticator.js';
 import { durationMs } from '../../config/duration.js';
 import type { ReceiverFactory } from '../../runtime/component.js';
 import type { ContentEncoding } from './body.js';
 import { ByteBudget } from './budget.js';
+import { cors } from './cors.js';
 import { ingestSchema, maxBodyBytes, parseEndpoint, protobufEnabled } from './config.js';
 import { ingestHandler } from './handler.js';
 import { sendUnavailable } from './respond.js';
@@ -33,6 +36,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
       maxBodyBytes: maxBodyBytes(config),
       budget: new ByteBudget(config.max_in_flight_bytes),
       overConnectionLimit: (req) => overLimit.has(req.socket),
+      cors: cors(config.cors),
       encodings: config.compression_algorithms as ContentEncoding[],
       protobufEnabled: protobufEnabled(config),
       logger: ctx.logger,
@@ -52,17 +56,19 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
         const extension = ctx.host.extension(config.auth.authenticator);
         if (!isAuthenticator(extension)) throw new Error(`auth.authenticator "${config.auth.authenticator}" is not a started authenticator extension; add it to extensions and service.extensions`);
         authenticator = extension;
-        server = createServer(
-          {
-            headersTimeout: durationMs(config.read_header_timeout),
-            requestTimeout: Math.max(durationMs(config.read_timeout), durationMs(config.read_header_timeout)),
-            keepAliveTimeout: durationMs(config.idle_timeout),
-            // How often Node checks the two timeouts above; its default (30 s) would let them overrun.
-            connectionsCheckingInterval: Math.min(1000, durationMs(config.read_header_timeout)),
-          },
-          onRequest,
-        );
-        server.on('connection', (socket: Socket) => {
+        const options = {
+          headersTimeout: durationMs(config.read_header_timeout),
+          requestTimeout: Math.max(durationMs(config.read_timeout), durationMs(config.read_header_timeout)),
+          keepAliveTimeout: durationMs(config.idle_timeout),
+          // How often Node checks the two timeouts above; its default (30 s) would let them overrun.
+          connectionsCheckingInterval: Math.min(1000, durationMs(config.read_header_timeout)),
+        };
+        server =
+          config.tls === undefined
+            ? createServer(options, onRequest)
+            : createTlsServer({ ...options, cert: readFileSync(config.tls.cert_file), key: readFileSync(config.tls.key_file) }, onRequest);
+        // For HTTPS, 'secureConnection' is where an HTTP connection begins; for HTTP, 'connection'.
+        server.on(config.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
           if (++connections > config.max_connections) overLimit.add(socket);
           socket.once('close', () => connections--);
         });
@@ -86,7 +92,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
         });
         const address = listening.address() as AddressInfo;
         const shown = address.family === 'IPv6' ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
-        ctx.logger.info({ endpoint: shown }, 'Starting HTTP server');
+        ctx.logger.info({ endpoint: shown, tls: config.tls !== undefined }, 'Starting HTTP server');
       },
       async shutdown() {
         const closing = server;

@@ -12,6 +12,7 @@ import type { Consumer } from '../../runtime/component.js';
 import { decodeSimpleLogs } from '../../simple/decode.js';
 import { readBody, type BodyResult, type ContentEncoding } from './body.js';
 import type { ByteBudget } from './budget.js';
+import type { Cors } from './cors.js';
 import { MESSAGES, send, sendJson, sendMessage, sendUnavailable } from './respond.js';
 import type { Route } from './routes.js';
 
@@ -23,6 +24,7 @@ export interface HandlerOptions {
   budget: ByteBudget;
   /** Whether this request came on a connection beyond max_connections. */
   overConnectionLimit: (req: IncomingMessage) => boolean;
+  cors: Cors | undefined;
   encodings: readonly ContentEncoding[];
   protobufEnabled: boolean;
   logger: Logger;
@@ -64,6 +66,10 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const route = routes.get(path);
+    if (route !== undefined && options.cors !== undefined) {
+      if (options.cors.preflight(req, res)) return;
+      options.cors.decorate(req, res);
+    }
     if (route === undefined) {
       sendMessage(res, 404, `Not found. otelgate receives POST ${[...routes.keys()].join(', ')}.`);
       return;
