@@ -170,6 +170,31 @@ describe('OTLP endpoints', () => {
   });
 });
 
+describe('metric skip rules, one by one', () => {
+  const gauge = (point: object) => ({ gauge: { dataPoints: [{ timeUnixNano: '1700000000000000000', asDouble: 1 }, point] } });
+  const histogram = (point: object) => ({ histogram: { aggregationTemporality: 2, dataPoints: [{ timeUnixNano: '1700000000000000000', count: '1', bucketCounts: ['1'], explicitBounds: [] }, point] } });
+  it.each([
+    ['no time', gauge({ asDouble: 2 })],
+    ['time 0', gauge({ timeUnixNano: '0', asDouble: 2 })],
+    ['value NaN', gauge({ timeUnixNano: '1700000000000000000', asDouble: 'NaN' })],
+    ['value +Infinity', gauge({ timeUnixNano: '1700000000000000000', asDouble: 'Infinity' })],
+    ['value -Infinity', gauge({ timeUnixNano: '1700000000000000000', asDouble: '-Infinity' })],
+    ['histogram with as many bucket counts as bounds', histogram({ timeUnixNano: '1700000000000000000', count: '3', bucketCounts: ['1', '2'], explicitBounds: [1, 2] })],
+    ['histogram with two more bucket counts than bounds', histogram({ timeUnixNano: '1700000000000000000', count: '3', bucketCounts: ['1', '1', '1'], explicitBounds: [1] })],
+    ['histogram sum NaN', histogram({ timeUnixNano: '1700000000000000000', count: '1', sum: 'NaN', bucketCounts: ['1'], explicitBounds: [] })],
+  ])('%s: that point is skipped and counted, its neighbour stored (JSON and protobuf)', async (_rule, data) => {
+    const exportJson = { resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', ...data }] }] }] };
+    const before = gw.exported('Metrics').length;
+    const asJson = await post('/api/v1/metrics', JSON.stringify(exportJson), { ...json, ...auth() });
+    expect(JSON.parse(asJson.text)).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: 'some data points could not be stored and were skipped (1)' } });
+    const asProtobuf = await post('/api/v1/metrics', otlpJsonToProtobuf('metrics', exportJson), { ...protobuf, ...auth() });
+    expect(responseType('metrics').toObject(responseType('metrics').decode(asProtobuf.bytes), { longs: Number })).toEqual({
+      partialSuccess: { rejectedDataPoints: 1, errorMessage: 'some data points could not be stored and were skipped (1)' },
+    });
+    expect((await exportedAfter('Metrics', before, 2)).map((l) => l['data points'])).toEqual([1, 1]);
+  });
+});
+
 describe('simple JSON endpoint', () => {
   it.each([
     ['one object', { message: 'one' }, { accepted: 1, skipped: 0 }],
