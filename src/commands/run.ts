@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ConfigError, formatIssue, type ConfigIssue } from '../errors.js';
 import { Service } from '../runtime/service.js';
 import { createLogger } from '../telemetry/logger.js';
+import { SelfMetrics } from '../telemetry/metrics.js';
 import { VERSION } from '../version.js';
 import { readConfig } from './config.js';
 
@@ -50,8 +51,10 @@ export async function runCommand(files: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
 
   let service: Service;
+  const telemetry = new SelfMetrics(resolved.service.telemetry.metrics, logger.child({ kind: 'telemetry' }));
   try {
-    service = new Service(resolved, logger);
+    await telemetry.start();
+    service = new Service(resolved, logger, telemetry);
     await service.start();
   } catch (error) {
     logger.error({ err: error }, 'otelgate could not start');
@@ -64,7 +67,8 @@ export async function runCommand(files: string[]): Promise<number> {
   return new Promise<number>((resolve) => {
     onStop = () => {
       logger.info({ timeout_ms: resolved.service.shutdownTimeoutMs }, 'Starting shutdown...');
-      void service.shutdown().then((result) => {
+      void service.shutdown().then(async (result) => {
+        await telemetry.shutdown();
         clearInterval(keepAlive);
         if (result.clean) {
           logger.info('Shutdown complete.');

@@ -12,8 +12,41 @@ const PipelineSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const PrometheusReaderSchema = Type.Object(
+  {
+    pull: Type.Object(
+      {
+        exporter: Type.Object(
+          {
+            prometheus: Type.Object(
+              {
+                host: Type.String({ default: 'localhost', description: 'Interface the metrics endpoint listens on.' }),
+                port: Type.Integer({ minimum: 0, maximum: 65535, description: 'Port of the metrics endpoint; the Collector uses 8888.' }),
+              },
+              { additionalProperties: false },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const TelemetrySchema = Type.Object(
   {
+    metrics: Type.Object(
+      {
+        level: Type.Enum(['none', 'basic', 'normal', 'detailed'], {
+          default: 'normal',
+          description: "none: no metrics; basic: receiver and exporter counts; normal and detailed: also HTTP request durations.",
+        }),
+        readers: Type.Array(PrometheusReaderSchema, { default: [], description: "Where otelgate's own metrics are served, in Prometheus format at /metrics." }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     logs: Type.Object(
       {
         level: Type.Enum(['debug', 'info', 'warn', 'error'], { default: 'info', description: 'Lowest level of otelgate\'s own log lines.' }),

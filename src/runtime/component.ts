@@ -4,6 +4,7 @@ import type { Static, TSchema } from 'typebox';
 import type { Logger } from 'pino';
 import type { Batch } from '../model/batch.js';
 import type { Signal } from '../model/signal.js';
+import type { SelfMetrics } from '../telemetry/metrics.js';
 
 export type Kind = 'receiver' | 'processor' | 'exporter' | 'extension';
 export const KINDS: readonly Kind[] = ['receiver', 'processor', 'exporter', 'extension'];
@@ -36,6 +37,8 @@ export interface ComponentContext {
   kind: Kind;
   logger: Logger;
   host: Host;
+  /** otelgate's own metrics: a meter, and whether metrics of a level are wanted. */
+  telemetry: SelfMetrics;
 }
 
 /** Settings checks that a JSON Schema cannot say; each message is prefixed with its path below the component. */

@@ -6,6 +6,8 @@ import type { ResolvedConfig } from '../config/validate.js';
 import { ComponentStartError } from '../errors.js';
 import type { Signal } from '../model/signal.js';
 import type { Component, ComponentContext, Consumer, Exporter, Host, Kind } from './component.js';
+import { SelfMetrics } from '../telemetry/metrics.js';
+import { countedExporter } from './counted.js';
 import { fanout } from './fanout.js';
 import { Inflight } from './inflight.js';
 
@@ -40,6 +42,7 @@ export class Service {
   constructor(
     private readonly config: ResolvedConfig,
     private readonly logger: Logger,
+    private readonly telemetry: SelfMetrics = new SelfMetrics({ level: 'none', readers: [] }, logger),
   ) {
     this.build();
   }
@@ -47,7 +50,7 @@ export class Service {
   private context(id: string, kind: Kind, pipeline?: string): ComponentContext {
     const host: Host = { extension: (name) => this.extensions.get(name) };
     const bindings = pipeline === undefined ? { kind, name: id } : { kind, name: id, pipeline };
-    return { id, kind, logger: this.logger.child(bindings), host };
+    return { id, kind, logger: this.logger.child(bindings), host, telemetry: this.telemetry };
   }
 
   private create<T>(id: string, make: () => T): T {
@@ -77,7 +80,7 @@ export class Service {
         if (entry === undefined || entry.factory.kind !== 'exporter') continue;
         const { factory } = entry;
         const exporter = this.create(id, () => factory.create(entry.config as never, this.context(id, 'exporter')));
-        exporters.set(id, exporter);
+        exporters.set(id, countedExporter(exporter, id, this.telemetry));
         this.groups.exporters.push({ id, kind: 'exporter', component: exporter });
       }
     }

@@ -64,10 +64,14 @@ describe('otelgate CLI', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('runs the default pipeline until %s, then shuts down cleanly', async (signal) => {
-    // The shipped default pipeline, merged with an override that keeps the test off port 4318 and out of ./data.
+    // The shipped default pipeline, merged with an override that keeps the test off ports 4318 and 8888 and out of ./data.
     const dir = mkdtempSync(join(tmpdir(), 'otelgate-default-'));
     const override = join(dir, 'override.yaml');
-    writeFileSync(override, `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0"}}\n`);
+    writeFileSync(
+      override,
+      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0"}}\n` +
+        'service: {telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}}\n',
+    );
     const run = new RunningCli(['--config', 'pipelines/default.yaml', '--config', override]);
     await run.waitFor('Everything is ready. Begin running and processing data.');
     expect(run.lines.find((l) => l.msg === 'Created the first API key')).toMatchObject({ project: 'default', keys_file: `${dir}/keys.yaml` });

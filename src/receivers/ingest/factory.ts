@@ -9,10 +9,13 @@ import type { ReceiverFactory } from '../../runtime/component.js';
 import type { ContentEncoding } from './body.js';
 import { ByteBudget } from './budget.js';
 import { cors } from './cors.js';
+import { signalCounters } from '../../telemetry/counters.js';
 import { ingestSchema, maxBodyBytes, parseEndpoint, protobufEnabled } from './config.js';
 import { ingestHandler } from './handler.js';
 import { sendUnavailable } from './respond.js';
 import { routeTable } from './routes.js';
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
 
 export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
   kind: 'receiver',
@@ -27,21 +30,50 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
     const { host, port } = parseEndpoint(config.endpoint) as { host: string | undefined; port: number };
     let authenticator: Authenticator | undefined;
     const inflight = new Set<Promise<void>>();
+    const meter = ctx.telemetry.meter('otelgate/receiver/ingest');
+    const attributes = { receiver: ctx.id, transport: 'http' };
+    const counts = ctx.telemetry.enabled('basic')
+      ? {
+          accepted: signalCounters(meter, 'otelcol_receiver_accepted', 'Records handed to the pipelines'),
+          refused: signalCounters(meter, 'otelcol_receiver_refused', 'Records the pipelines refused (answered 503)'),
+          skipped: meter.createCounter('otelgate_receiver_skipped_records', { description: 'Records that could not be read or mapped, skipped and counted in the answer' }),
+          attributes,
+        }
+      : undefined;
+    const duration = ctx.telemetry.enabled('normal') ? meter.createHistogram('http.server.request.duration', {
+          unit: 's',
+          description: 'Duration of ingest requests',
+          // The semantic conventions' boundaries for this histogram; the SDK's defaults are sized for milliseconds.
+          advice: { explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10] },
+        }) : undefined;
+    const routes = routeTable(config.standard_paths);
     let connections = 0;
     const overLimit = new WeakSet<Socket>();
     const handle = ingestHandler({
-      routes: routeTable(config.standard_paths),
+      routes,
       next,
       authenticator: () => authenticator as Authenticator,
       maxBodyBytes: maxBodyBytes(config),
       budget: new ByteBudget(config.max_in_flight_bytes),
       overConnectionLimit: (req) => overLimit.has(req.socket),
       cors: cors(config.cors),
+      counts,
       encodings: config.compression_algorithms as ContentEncoding[],
       protobufEnabled: protobufEnabled(config),
       logger: ctx.logger,
     });
     const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+      if (duration !== undefined) {
+        const started = performance.now();
+        // Only bounded values become attributes: a known method or _OTHER, a known route or none.
+        res.once('finish', () => {
+          const path = (req.url ?? '/').split('?')[0] ?? '/';
+          const method = KNOWN_METHODS.has(req.method ?? '') ? (req.method as string) : '_OTHER';
+          const labels: Record<string, string | number> = { 'http.request.method': method, 'http.response.status_code': res.statusCode };
+          if (routes.has(path)) labels['http.route'] = path;
+          duration.record((performance.now() - started) / 1000, labels);
+        });
+      }
       const work = handle(req, res).catch((error: unknown) => {
         ctx.logger.error({ err: error }, 'Unexpected error while handling a request; answered 503');
         sendUnavailable(res);

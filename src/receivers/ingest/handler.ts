@@ -13,6 +13,8 @@ import { decodeSimpleLogs } from '../../simple/decode.js';
 import { readBody, type BodyResult, type ContentEncoding } from './body.js';
 import type { ByteBudget } from './budget.js';
 import type { Cors } from './cors.js';
+import type { SignalCounters } from '../../telemetry/counters.js';
+import type { Counter } from '@opentelemetry/api';
 import { MESSAGES, send, sendJson, sendMessage, sendUnavailable } from './respond.js';
 import type { Route } from './routes.js';
 
@@ -25,6 +27,8 @@ export interface HandlerOptions {
   /** Whether this request came on a connection beyond max_connections. */
   overConnectionLimit: (req: IncomingMessage) => boolean;
   cors: Cors | undefined;
+  /** Own metrics, when enabled: records accepted and refused (the Collector's), and skipped as unreadable. */
+  counts: { accepted: SignalCounters; refused: SignalCounters; skipped: Counter; attributes: Record<string, string> } | undefined;
   encodings: readonly ContentEncoding[];
   protobufEnabled: boolean;
   logger: Logger;
@@ -147,10 +151,14 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     }
 
     let rejected = decoded.skipped;
+    const { counts } = options;
+    if (decoded.skipped > 0) counts?.skipped.add(decoded.skipped, { ...counts.attributes, signal: route.signal });
     if (decoded.rows.length > 0) {
       try {
         await consumer.consume({ signal: route.signal, project: principal.project, rows: decoded.rows } as never);
+        counts?.accepted[route.signal].add(decoded.rows.length, counts.attributes);
       } catch (error) {
+        counts?.refused[route.signal].add(decoded.rows.length, counts.attributes);
         if (isRetryable(error)) {
           logger.warn({ err: error instanceof Error ? error.message : String(error), signal: route.signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered 503');
           sendUnavailable(res);

@@ -1,0 +1,68 @@
+// otelgate's own metrics, made with the OpenTelemetry SDK and served in Prometheus format at
+// /metrics by its Prometheus exporter, where service.telemetry.metrics.readers say. Names follow
+// the Collector's (otelcol_receiver_accepted_log_records, ...) so its dashboards work unchanged.
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { metrics as noop, type Meter } from '@opentelemetry/api';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import type { Logger } from 'pino';
+import type { TelemetrySettings } from '../config/schema.js';
+import { VERSION } from '../version.js';
+
+export type MetricsLevel = TelemetrySettings['metrics']['level'];
+
+const LEVELS: readonly MetricsLevel[] = ['none', 'basic', 'normal', 'detailed'];
+
+export class SelfMetrics {
+  private readonly provider: MeterProvider | undefined;
+  private readonly endpoints: { exporter: PrometheusExporter; host: string; port: number }[] = [];
+  private readonly servers: Server[] = [];
+
+  constructor(
+    private readonly settings: TelemetrySettings['metrics'],
+    private readonly logger: Logger,
+  ) {
+    if (settings.level === 'none') return;
+    for (const reader of settings.readers) {
+      const { host, port } = reader.pull.exporter.prometheus;
+      this.endpoints.push({ exporter: new PrometheusExporter({ preventServerStart: true }), host, port });
+    }
+    this.provider = new MeterProvider({
+      resource: resourceFromAttributes({ 'service.name': 'otelgate', 'service.version': VERSION, 'service.instance.id': randomUUID() }),
+      readers: this.endpoints.map((e) => e.exporter),
+    });
+  }
+
+  /** True when metrics of `level` are recorded at the configured level. */
+  enabled(level: Exclude<MetricsLevel, 'none'>): boolean {
+    return this.provider !== undefined && LEVELS.indexOf(this.settings.level) >= LEVELS.indexOf(level);
+  }
+
+  meter(name: string): Meter {
+    return this.provider?.getMeter(name) ?? noop.getMeterProvider().getMeter(name);
+  }
+
+  async start(): Promise<void> {
+    for (const { exporter, host, port } of this.endpoints) {
+      const server = createServer((req, res) => {
+        if (req.method === 'GET' && (req.url ?? '').split('?')[0] === '/metrics') exporter.getMetricsRequestHandler(req, res);
+        else res.writeHead(404).end();
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      });
+      this.servers.push(server);
+      const address = server.address() as AddressInfo;
+      this.logger.info({ endpoint: `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` }, 'Serving metrics');
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all(this.servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    await this.provider?.shutdown();
+  }
+}
