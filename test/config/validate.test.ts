@@ -66,7 +66,7 @@ service:
     ]);
     expect(resolved.service.extensions).toEqual(['testext']);
     expect(resolved.service.shutdownTimeoutMs).toBe(15_000);
-    expect(resolved.service.telemetry).toEqual({ logs: { level: 'info' } });
+    expect(resolved.service.telemetry).toEqual({ logs: { level: 'info' }, metrics: { level: 'normal', readers: [] } });
     expect(resolved.components.processor.get('tag/a')?.config).toEqual({ tag: 'a' });
     expect([...resolved.components.exporter.keys()]).toEqual(['capture', 'capture/2']);
     expect(resolved.warnings).toEqual([]);
