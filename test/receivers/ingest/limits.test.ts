@@ -1,7 +1,7 @@
 // The limits of the ingest interface on the built server: the decompressed-size cap (a gzip bomb
 // costs no more memory than the cap), auth before any inflating, protobuf switched off, and 503.
 import { request } from 'node:http';
-import { createGzip } from 'node:zlib';
+import { createGzip, zstdCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_CONFIG, startGateway, type Gateway } from '../../helpers/gateway.js';
 import { otlpJsonToProtobuf } from '../../helpers/otlp.js';
@@ -111,6 +111,23 @@ describe('protobuf switched off', () => {
         });
       }
       expect(await rawPost(`${gw.url}/api/v1/logs`, Buffer.from('{}'), { ...headers, 'Content-Type': 'application/json' })).toEqual({ status: 200, text: '{}' });
+    } finally {
+      await gw.stop();
+    }
+  });
+});
+
+describe('compression_algorithms', () => {
+  it('accepts zstd once it is added, and the 415 message names the set in force', async () => {
+    const gw = await startGateway({ config: (keys) => GATEWAY_CONFIG(keys, '    compression_algorithms: [gzip, zstd]') });
+    try {
+      const headers = { Authorization: `Bearer ${gw.keys['default']}`, 'Content-Type': 'application/json' };
+      const zstd = await rawPost(`${gw.url}/api/v1/logs`, zstdCompressSync(Buffer.from(logs(3))), { ...headers, 'Content-Encoding': 'zstd' });
+      expect(zstd).toEqual({ status: 200, text: '{}' });
+      const deflate = await rawPost(`${gw.url}/api/v1/logs`, Buffer.from('{}'), { ...headers, 'Content-Encoding': 'deflate' });
+      expect(deflate).toEqual({ status: 415, text: JSON.stringify({ message: 'Unsupported Content-Encoding "deflate". Supported: gzip, zstd (or none).' }) });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(gw.exported('Logs').map((l) => l['log records'])).toEqual([3]);
     } finally {
       await gw.stop();
     }
