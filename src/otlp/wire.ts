@@ -27,6 +27,17 @@ export class Reader {
     return this.pos >= this.end;
   }
 
+  /**
+   * The loop condition of every message decoder: true while fields of the message ending at
+   * `end` remain. A field that ran past the end (its length borrowed the next message's bytes)
+   * makes the message malformed, so that it is skipped rather than stored half-wrong.
+   */
+  more(end: number): boolean {
+    if (this.pos < end) return true;
+    if (this.pos > end) throw new WireError('a field runs past the end of its message');
+    return false;
+  }
+
   /** A varint as a JS number: exact up to 2^53, which every length, tag, enum and count here is. */
   varint(): number {
     const { buf, end } = this;

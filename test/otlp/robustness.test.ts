@@ -167,3 +167,46 @@ describe('JSON decoding', () => {
     expect(decoded.rows[0]?.attributes['__proto__']).toBe('x');
   });
 });
+
+describe('protobuf framing inside a message', () => {
+  it('skips a record whose field claims more bytes than the record has, and keeps the next one whole', () => {
+    // LogRecord: severity_text (field 3) declares 5 bytes but the record holds only 2 more.
+    const overrunning = Uint8Array.from([0x1a, 0x05, 0x61, 0x62]);
+    const good = Uint8Array.from([0x1a, 0x02, 0x6f, 0x6b]);
+    const scopeLogs = record((w) => w.uint32((2 << 3) | 2).bytes(overrunning).uint32((2 << 3) | 2).bytes(good));
+    const body = Buffer.from(record((w) => w.uint32((1 << 3) | 2).bytes(record((r) => r.uint32((2 << 3) | 2).bytes(scopeLogs)))));
+    const decoded = decodeOtlp('logs', 'protobuf', body);
+    expect(decoded.rows.map((r) => r.severityText)).toEqual(['ok']);
+    expect(decoded.skipped).toBe(1);
+  });
+});
+
+describe('a resource or scope whose header is broken', () => {
+  // A resource attribute with the wrong type: string_value given as a number (JSON) / varint (protobuf).
+  const badResourceJson = (records: number) => ({
+    resource: { attributes: [{ key: 'k', value: { stringValue: 5 } }] },
+    scopeLogs: [{ logRecords: Array.from({ length: records }, () => ({ body: { stringValue: 'lost' } })) }],
+  });
+  const goodResourceJson = { resource: {}, scopeLogs: [{ scope: { name: 'after' }, logRecords: [{ body: { stringValue: 'kept' } }] }] };
+
+  it('skips only that entry, counting its records, in JSON and protobuf alike', () => {
+    const json = { resourceLogs: [badResourceJson(3), goodResourceJson] };
+    const fromJson = decodeOtlp('logs', 'json', Buffer.from(JSON.stringify(json)));
+    expect([fromJson.rows.map((r) => r.body), fromJson.skipped]).toEqual([['kept'], 3]);
+
+    const badResource = record((w) => {
+      w.uint32((1 << 3) | 2).bytes(record((res) => res.uint32((1 << 3) | 2).bytes(record((kv) => kv.uint32((1 << 3) | 2).string('k').uint32((2 << 3) | 2).bytes(record((v) => v.uint32((1 << 3) | 0).uint32(5)))))));
+      w.uint32((2 << 3) | 2).bytes(record((sl) => { for (let i = 0; i < 3; i++) sl.uint32((2 << 3) | 2).bytes(logRecord); }));
+    });
+    const good = otlpJsonToProtobuf('logs', { resourceLogs: [goodResourceJson] });
+    const body = Buffer.concat([Buffer.from(record((w) => w.uint32((1 << 3) | 2).bytes(badResource))), good]);
+    const fromProtobuf = decodeOtlp('logs', 'protobuf', body);
+    expect([fromProtobuf.rows.map((r) => r.body), fromProtobuf.skipped, fromProtobuf.unreadable]).toEqual([['kept'], 3, undefined]);
+  });
+
+  it('skips only the scope whose header is broken', () => {
+    const json = { resourceLogs: [{ scopeLogs: [{ scope: { name: 7 }, logRecords: [{}, {}] }, { scope: { name: 'ok' }, logRecords: [{ body: { stringValue: 'kept' } }] }] }] };
+    const decoded = decodeOtlp('logs', 'json', Buffer.from(JSON.stringify(json)));
+    expect([decoded.rows.map((r) => r.scope.name), decoded.skipped]).toEqual([['ok'], 2]);
+  });
+});

@@ -149,8 +149,9 @@ export interface ExportShape {
 
 /**
  * Parses the body and walks resources → scopes → records. A record that throws is skipped and
- * counted; a resource or scope entry that is not even an object counts as one skipped record.
- * A body that is not JSON, or not an export object, is unreadable as a whole.
+ * counted; a resource or scope whose header is broken is skipped with all its records counted;
+ * an entry that is not even an object counts as one. A body that is not JSON, or not an export
+ * object, is unreadable as a whole.
  */
 export function walkJsonExport(
   body: Buffer,
@@ -179,26 +180,57 @@ export function walkJsonExport(
     return;
   }
   for (const entry of resources ?? []) {
+    if (!isObject(entry)) {
+      out.skipped++;
+      continue;
+    }
+    const scopes = field(entry, ...shape.scopes);
+    let res: Resource;
     try {
-      if (!isObject(entry)) throw new ShapeError('resource entry is not an object');
-      const res = resource(entry['resource'], str(field(entry, 'schemaUrl', 'schema_url'), 'schemaUrl'));
-      for (const scopeEntry of list(field(entry, ...shape.scopes), shape.scopes[0])) {
+      res = resource(entry['resource'], str(field(entry, 'schemaUrl', 'schema_url'), 'schemaUrl'));
+    } catch {
+      out.skipped += recordsIn(scopes, shape);
+      continue;
+    }
+    if (scopes !== undefined && scopes !== null && !Array.isArray(scopes)) {
+      out.skipped++;
+      continue;
+    }
+    for (const scopeEntry of scopes ?? []) {
+      if (!isObject(scopeEntry)) {
+        out.skipped++;
+        continue;
+      }
+      const records = field(scopeEntry, ...shape.records);
+      let sc: Scope;
+      try {
+        sc = scope(scopeEntry['scope'], str(field(scopeEntry, 'schemaUrl', 'schema_url'), 'schemaUrl'));
+      } catch {
+        out.skipped += Array.isArray(records) ? records.length : 1;
+        continue;
+      }
+      if (records !== undefined && records !== null && !Array.isArray(records)) {
+        out.skipped++;
+        continue;
+      }
+      for (const value of records ?? []) {
         try {
-          if (!isObject(scopeEntry)) throw new ShapeError('scope entry is not an object');
-          const sc = scope(scopeEntry['scope'], str(field(scopeEntry, 'schemaUrl', 'schema_url'), 'schemaUrl'));
-          for (const value of list(field(scopeEntry, ...shape.records), shape.records[0])) {
-            try {
-              record(value, res, sc);
-            } catch {
-              out.skipped++;
-            }
-          }
+          record(value, res, sc);
         } catch {
           out.skipped++;
         }
       }
-    } catch {
-      out.skipped++;
     }
   }
+}
+
+/** The records under a resource's scopes, for a resource skipped whole: as the protobuf decoder counts them. */
+function recordsIn(scopes: unknown, shape: ExportShape): number {
+  if (!Array.isArray(scopes)) return scopes === undefined || scopes === null ? 0 : 1;
+  let count = 0;
+  for (const entry of scopes) {
+    const records = isObject(entry) ? field(entry, ...shape.records) : undefined;
+    count += Array.isArray(records) ? records.length : 1;
+  }
+  return count;
 }

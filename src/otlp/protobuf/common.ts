@@ -6,7 +6,7 @@ import { Reader, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireError } from '../wire.js';
 
 export function anyValue(r: Reader, end: number): AnyValue {
   let value: AnyValue = null;
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     const wire = tag & 7;
     switch (tag >>> 3) {
@@ -30,7 +30,7 @@ export function anyValue(r: Reader, end: number): AnyValue {
         if (wire !== WIRE_LEN) throw new WireError('AnyValue.array_value: wrong wire type');
         const arrayEnd = r.delimited();
         const values: AnyValue[] = [];
-        while (r.pos < arrayEnd) {
+        while (r.more(arrayEnd)) {
           const inner = r.varint();
           if (inner >>> 3 === 1 && (inner & 7) === WIRE_LEN) values.push(anyValue(r, r.delimited()));
           else r.skip(inner & 7);
@@ -42,7 +42,7 @@ export function anyValue(r: Reader, end: number): AnyValue {
         if (wire !== WIRE_LEN) throw new WireError('AnyValue.kvlist_value: wrong wire type');
         const listEnd = r.delimited();
         const map = newAttributes();
-        while (r.pos < listEnd) {
+        while (r.more(listEnd)) {
           const inner = r.varint();
           if (inner >>> 3 === 1 && (inner & 7) === WIRE_LEN) keyValue(r, r.delimited(), map);
           else r.skip(inner & 7);
@@ -65,7 +65,7 @@ export function anyValue(r: Reader, end: number): AnyValue {
 export function keyValue(r: Reader, end: number, into: Attributes): void {
   let key = '';
   let value: AnyValue = null;
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     const field = tag >>> 3;
     if (field === 1 && (tag & 7) === WIRE_LEN) key = r.string();
@@ -78,7 +78,7 @@ export function keyValue(r: Reader, end: number, into: Attributes): void {
 export function resource(r: Reader, end: number, schemaUrl: string): Resource {
   const attributes = newAttributes();
   let dropped = 0;
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     const field = tag >>> 3;
     if (field === 1 && (tag & 7) === WIRE_LEN) keyValue(r, r.delimited(), attributes);
@@ -90,7 +90,7 @@ export function resource(r: Reader, end: number, schemaUrl: string): Resource {
 
 export function scope(r: Reader, end: number, schemaUrl: string): Scope {
   const out: Scope = { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     const wire = tag & 7;
     switch (tag >>> 3) {
@@ -139,54 +139,102 @@ export function expect(tag: number, wire: number): void {
 
 type HeaderReader<H> = (r: Reader, end: number, schemaUrl: string) => H;
 
+/** The records a container holds: its field-2 children, `levels` deep; at least 1 when it cannot tell. */
+function recordsIn(r: Reader, start: number, end: number, levels: number): number {
+  let count = 0;
+  r.pos = start;
+  try {
+    while (r.more(end)) {
+      const tag = r.varint();
+      if (tag >>> 3 !== 2 || (tag & 7) !== WIRE_LEN) {
+        r.skip(tag & 7);
+        continue;
+      }
+      const childEnd = r.delimited();
+      count += levels === 1 ? 1 : recordsIn(r, r.pos, childEnd, levels - 1);
+      r.pos = childEnd;
+    }
+  } catch {
+    return Math.max(count, 1);
+  }
+  return count;
+}
+
+interface Skips {
+  skipped: number;
+}
+
 /**
  * The container messages (ResourceX, ScopeX) hold a header (resource or scope, field 1; schema_url,
  * field 3) and children (field 2), in any order on the wire. Reads the header first, then calls
  * `child` for each child with the reader at its start, so every child sees the complete header.
+ * A container whose header cannot be read is skipped whole, its records counted (`levels` deep).
  */
-export function withHeader<H>(r: Reader, end: number, readHeader: HeaderReader<H>, emptyHeader: (schemaUrl: string) => H, child: (header: H, childEnd: number) => void): void {
+function withHeader<H>(
+  r: Reader,
+  end: number,
+  levels: number,
+  out: Skips,
+  readHeader: HeaderReader<H>,
+  emptyHeader: (schemaUrl: string) => H,
+  child: (header: H, childEnd: number) => void,
+): void {
   const start = r.pos;
-  let headerStart = -1;
-  let headerEnd = -1;
-  let schemaUrl = '';
-  while (r.pos < end) {
-    const tag = r.varint();
-    const field = tag >>> 3;
-    if (field === 1 && (tag & 7) === WIRE_LEN) {
-      headerEnd = r.delimited();
-      headerStart = r.pos;
-      r.pos = headerEnd;
-    } else if (field === 3 && (tag & 7) === WIRE_LEN) {
-      schemaUrl = r.string();
-    } else {
-      r.skip(tag & 7);
-    }
-  }
   let header: H;
-  if (headerStart === -1) {
-    header = emptyHeader(schemaUrl);
-  } else {
-    r.pos = headerStart;
-    header = readHeader(r, headerEnd, schemaUrl);
+  try {
+    let headerStart = -1;
+    let headerEnd = -1;
+    let schemaUrl = '';
+    while (r.more(end)) {
+      const tag = r.varint();
+      const field = tag >>> 3;
+      if (field === 1 && (tag & 7) === WIRE_LEN) {
+        headerEnd = r.delimited();
+        headerStart = r.pos;
+        r.pos = headerEnd;
+      } else if (field === 3 && (tag & 7) === WIRE_LEN) {
+        schemaUrl = r.string();
+      } else {
+        r.skip(tag & 7);
+      }
+    }
+    if (headerStart === -1) {
+      header = emptyHeader(schemaUrl);
+    } else {
+      r.pos = headerStart;
+      header = readHeader(r, headerEnd, schemaUrl);
+      if (r.pos !== headerEnd) throw new WireError('a field runs past the end of its message');
+    }
+  } catch {
+    out.skipped += recordsIn(r, start, end, levels);
+    return;
   }
   r.pos = start;
-  while (r.pos < end) {
-    const tag = r.varint();
-    if (tag >>> 3 === 2 && (tag & 7) === WIRE_LEN) {
-      const childEnd = r.delimited();
-      child(header, childEnd);
-      r.pos = childEnd;
-    } else {
-      r.skip(tag & 7);
+  let seen = 0;
+  try {
+    while (r.more(end)) {
+      const tag = r.varint();
+      if (tag >>> 3 === 2 && (tag & 7) === WIRE_LEN) {
+        const childEnd = r.delimited();
+        child(header, childEnd);
+        seen++;
+        r.pos = childEnd;
+      } else {
+        r.skip(tag & 7);
+      }
     }
+  } catch {
+    // The container's own framing broke after `seen` children: what follows cannot be counted.
+    out.skipped += Math.max(recordsIn(r, start, end, levels) - seen, 1);
   }
 }
 
 /**
  * Walks an Export*ServiceRequest: field 1 resources, each with scopes, each with records.
  * `record` is called with the reader at a record's start; a record that throws is counted as
- * skipped and the walk goes on after it. A body whose framing breaks stops the walk: what was
- * read is kept and the rest counts as one unreadable record.
+ * skipped and the walk goes on after it; so does a resource or scope whose header is broken
+ * (with all its records counted). A body whose top-level framing breaks stops the walk: what
+ * was read is kept and the rest counts as one unreadable record.
  */
 export function walkExport(
   buf: Buffer,
@@ -202,8 +250,8 @@ export function walkExport(
         continue;
       }
       const end = r.delimited();
-      withHeader(r, end, resource, emptyResource, (res, resourceEnd) => {
-        withHeader(r, resourceEnd, scope, emptyScope, (sc, recordEnd) => {
+      withHeader(r, end, 2, out, resource, emptyResource, (res, resourceEnd) => {
+        withHeader(r, resourceEnd, 1, out, scope, emptyScope, (sc, recordEnd) => {
           try {
             record(r, recordEnd, res, sc);
           } catch {

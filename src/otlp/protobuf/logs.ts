@@ -23,7 +23,7 @@ function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): Lo
     spanId: '',
     eventName: '',
   };
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
       case 1:

@@ -23,7 +23,7 @@ const DATA_FIELDS: Record<number, MetricType> = { 5: 'gauge', 7: 'sum', 9: 'hist
 function repeated(r: Reader, tag: number, unpackedWire: number, read: () => number, into: number[]): void {
   if ((tag & 7) === WIRE_LEN) {
     const end = r.delimited();
-    while (r.pos < end) into.push(read());
+    while (r.more(end)) into.push(read());
     if (r.pos !== end) throw new WireError('packed field overran its length');
   } else {
     expect(tag, unpackedWire);
@@ -33,7 +33,7 @@ function repeated(r: Reader, tag: number, unpackedWire: number, read: () => numb
 
 function exemplar(r: Reader, end: number): Exemplar {
   const out: Exemplar = { timeUnixNano: 0n, value: 0, filteredAttributes: newAttributes(), traceId: '', spanId: '' };
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
       case 7:
@@ -69,7 +69,7 @@ function exemplar(r: Reader, end: number): Exemplar {
 
 function buckets(r: Reader, end: number): ExponentialBuckets {
   const out: ExponentialBuckets = { offset: 0, bucketCounts: [] };
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     const field = tag >>> 3;
     if (field === 1) {
@@ -115,7 +115,7 @@ function common(r: Reader, tag: number, row: Base, attributesField: number, exem
 }
 
 function numberPoint(r: Reader, end: number, row: NumberPointRow): void {
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     if (common(r, tag, row, 7, 5, 8)) continue;
     const field = tag >>> 3;
@@ -132,7 +132,7 @@ function numberPoint(r: Reader, end: number, row: NumberPointRow): void {
 }
 
 function histogramPoint(r: Reader, end: number, row: HistogramPointRow): void {
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     if (common(r, tag, row, 9, 8, 10)) continue;
     switch (tag >>> 3) {
@@ -165,7 +165,7 @@ function histogramPoint(r: Reader, end: number, row: HistogramPointRow): void {
 }
 
 function exponentialPoint(r: Reader, end: number, row: ExponentialHistogramPointRow): void {
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     if (common(r, tag, row, 1, 11, 10)) continue;
     switch (tag >>> 3) {
@@ -212,7 +212,7 @@ function exponentialPoint(r: Reader, end: number, row: ExponentialHistogramPoint
 }
 
 function summaryPoint(r: Reader, end: number, row: SummaryPointRow): void {
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     if (common(r, tag, row, 7, -1, 8)) continue;
     switch (tag >>> 3) {
@@ -228,7 +228,7 @@ function summaryPoint(r: Reader, end: number, row: SummaryPointRow): void {
         expect(tag, WIRE_LEN);
         const quantileEnd = r.delimited();
         const q = { quantile: 0, value: 0 };
-        while (r.pos < quantileEnd) {
+        while (r.more(quantileEnd)) {
           const inner = r.varint();
           if (inner >>> 3 === 1) {
             expect(inner, WIRE_I64);
@@ -292,7 +292,7 @@ function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: D
   const m: Metric = { name: '', description: '', unit: '', type: 'gauge', temporality: 0, isMonotonic: false, metadata: newAttributes() };
   let dataStart = -1;
   let dataEnd = -1;
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     const field = tag >>> 3;
     if (field === 1) {
@@ -320,7 +320,7 @@ function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: D
   if (dataStart === -1) return;
   // The aggregation's own settings (temporality, monotonicity) may follow its points on the wire.
   r.pos = dataStart;
-  while (r.pos < dataEnd) {
+  while (r.more(dataEnd)) {
     const tag = r.varint();
     const field = tag >>> 3;
     if (field === 2 && m.type !== 'gauge' && m.type !== 'summary') {
@@ -334,7 +334,7 @@ function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: D
     }
   }
   r.pos = dataStart;
-  while (r.pos < dataEnd) {
+  while (r.more(dataEnd)) {
     const tag = r.varint();
     if (tag >>> 3 !== 1 || (tag & 7) !== WIRE_LEN) {
       r.skip(tag & 7);

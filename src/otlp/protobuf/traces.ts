@@ -9,7 +9,7 @@ import { expect, id, keyValue, walkExport } from './common.js';
 
 function event(r: Reader, end: number): SpanEvent {
   const out: SpanEvent = { timeUnixNano: 0n, name: '', attributes: newAttributes(), droppedAttributesCount: 0 };
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
       case 1:
@@ -37,7 +37,7 @@ function event(r: Reader, end: number): SpanEvent {
 
 function link(r: Reader, end: number): SpanLink {
   const out: SpanLink = { traceId: '', spanId: '', traceState: '', attributes: newAttributes(), droppedAttributesCount: 0, flags: 0 };
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
       case 1:
@@ -72,7 +72,7 @@ function link(r: Reader, end: number): SpanLink {
 }
 
 function status(r: Reader, end: number, row: SpanRow): void {
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     const field = tag >>> 3;
     if (field === 2) {
@@ -109,7 +109,7 @@ function span(r: Reader, end: number, resource: Resource, scope: Scope): SpanRow
     statusCode: 0,
     statusMessage: '',
   };
-  while (r.pos < end) {
+  while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
       case 1:
