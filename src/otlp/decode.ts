@@ -6,11 +6,11 @@ import { decodeTracesJson } from './json/traces.js';
 import { decodeLogsProto } from './protobuf/logs.js';
 import { decodeMetricsProto } from './protobuf/metrics.js';
 import { decodeTracesProto } from './protobuf/traces.js';
-import type { Decoded } from './result.js';
+import { discarded, RecordBudget, TooManyRecords, type Decoded } from './result.js';
 
 export type Encoding = 'json' | 'protobuf';
 
-type Decoder<S extends Signal> = (body: Buffer) => Decoded<S>;
+type Decoder<S extends Signal> = (body: Buffer, budget: RecordBudget) => Decoded<S>;
 
 const DECODERS: { [S in Signal]: Record<Encoding, Decoder<S>> } = {
   logs: { json: decodeLogsJson, protobuf: decodeLogsProto },
@@ -18,6 +18,15 @@ const DECODERS: { [S in Signal]: Record<Encoding, Decoder<S>> } = {
   metrics: { json: decodeMetricsJson, protobuf: decodeMetricsProto },
 };
 
-export function decodeOtlp<S extends Signal>(signal: S, encoding: Encoding, body: Buffer): Decoded<S> {
-  return (DECODERS[signal] as Record<Encoding, Decoder<S>>)[encoding](body);
+/**
+ * `records` bounds the rows one body may become (log records, spans or data points): past its
+ * limit the body is discarded whole; when its shared budget runs out, OutOfBudget is thrown.
+ */
+export function decodeOtlp<S extends Signal>(signal: S, encoding: Encoding, body: Buffer, records = new RecordBudget(Number.POSITIVE_INFINITY)): Decoded<S> {
+  try {
+    return (DECODERS[signal] as Record<Encoding, Decoder<S>>)[encoding](body, records);
+  } catch (error) {
+    if (error instanceof TooManyRecords) return discarded(error);
+    throw error;
+  }
 }

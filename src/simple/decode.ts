@@ -3,7 +3,7 @@
 import { newAttributes, type Attributes } from '../model/anyvalue.js';
 import type { LogRow } from '../model/logs.js';
 import type { Resource, Scope } from '../model/resource.js';
-import type { Decoded } from '../otlp/result.js';
+import { discarded, RecordBudget, TooManyRecords, type Decoded } from '../otlp/result.js';
 import { severityNumber } from './levels.js';
 import { parseTimestamp } from './time.js';
 
@@ -38,7 +38,7 @@ export function flatten(value: JsonObject, into: Attributes = newAttributes(), p
 
 const emptyScope = (name: string): Scope => ({ name, version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' });
 
-export function decodeSimpleLogs(body: Buffer, arrivalUnixNano: bigint): Decoded<'logs'> {
+export function decodeSimpleLogs(body: Buffer, arrivalUnixNano: bigint, records = new RecordBudget(Number.POSITIVE_INFINITY)): Decoded<'logs'> {
   let root: unknown;
   try {
     const source = body.toString('utf8');
@@ -47,53 +47,61 @@ export function decodeSimpleLogs(body: Buffer, arrivalUnixNano: bigint): Decoded
     return { rows: [], skipped: 1, unreadable: `not JSON: ${(error as Error).message}` };
   }
   const items = Array.isArray(root) ? root : [root];
+  if (items.length > records.limit) return discarded(new TooManyRecords(records.limit));
   const resources = new Map<string, Resource>();
   const scopes = new Map<string, Scope>();
   const out: Decoded<'logs'> = { rows: [], skipped: 0 };
   for (const item of items) {
-    if (!isObject(item)) {
+    records.count();
+    // One record that cannot be mapped (nesting too deep to flatten, say) is skipped on its own.
+    try {
+      const row = toRow(item, arrivalUnixNano, resources, scopes);
+      if (row === undefined) out.skipped++;
+      else out.rows.push(row);
+    } catch {
       out.skipped++;
-      continue;
     }
-    const message = pick(item, ['message', 'body']);
-    if (message === undefined) {
-      out.skipped++;
-      continue;
-    }
-    const service = pick(item, ['service', 'service_name']);
-    const serviceName = service === undefined ? '' : text(service);
-    let resource = resources.get(serviceName);
-    if (resource === undefined) {
-      const attributes = newAttributes();
-      if (serviceName !== '') attributes['service.name'] = serviceName;
-      resources.set(serviceName, (resource = { attributes, droppedAttributesCount: 0, schemaUrl: '' }));
-    }
-    const scopeValue = item['scope'];
-    const scopeName = scopeValue === undefined || scopeValue === null ? '' : text(scopeValue);
-    let scope = scopes.get(scopeName);
-    if (scope === undefined) scopes.set(scopeName, (scope = emptyScope(scopeName)));
-    const level = pick(item, ['level', 'severity']);
-    const severityText = level === undefined ? '' : text(level);
-    const context = pick(item, ['context', 'attributes']);
-    const traceId = pick(item, ['trace_id', 'traceId']);
-    const spanId = pick(item, ['span_id', 'spanId']);
-    const event = item['event'];
-    const row: LogRow = {
-      resource,
-      scope,
-      timeUnixNano: parseTimestamp(pick(item, ['timestamp', 'time'])) ?? arrivalUnixNano,
-      observedTimeUnixNano: arrivalUnixNano,
-      severityNumber: typeof level === 'string' ? severityNumber(level) : 0,
-      severityText,
-      body: text(message),
-      attributes: isObject(context) ? flatten(context) : newAttributes(),
-      droppedAttributesCount: 0,
-      flags: 0,
-      traceId: traceId === undefined ? '' : text(traceId),
-      spanId: spanId === undefined ? '' : text(spanId),
-      eventName: event === undefined || event === null ? '' : text(event),
-    };
-    out.rows.push(row);
   }
   return out;
+}
+
+/** The row for one item, or undefined when it has no usable message (or is not an object). */
+function toRow(item: unknown, arrivalUnixNano: bigint, resources: Map<string, Resource>, scopes: Map<string, Scope>): LogRow | undefined {
+  if (!isObject(item)) return undefined;
+  const message = pick(item, ['message', 'body']);
+  if (message === undefined) return undefined;
+  const service = pick(item, ['service', 'service_name']);
+  const serviceName = service === undefined ? '' : text(service);
+  let resource = resources.get(serviceName);
+  if (resource === undefined) {
+    const attributes = newAttributes();
+    if (serviceName !== '') attributes['service.name'] = serviceName;
+    resources.set(serviceName, (resource = { attributes, droppedAttributesCount: 0, schemaUrl: '' }));
+  }
+  const scopeValue = item['scope'];
+  const scopeName = scopeValue === undefined || scopeValue === null ? '' : text(scopeValue);
+  let scope = scopes.get(scopeName);
+  if (scope === undefined) scopes.set(scopeName, (scope = emptyScope(scopeName)));
+  const level = pick(item, ['level', 'severity']);
+  const severityText = level === undefined ? '' : text(level);
+  const context = pick(item, ['context', 'attributes']);
+  const traceId = pick(item, ['trace_id', 'traceId']);
+  const spanId = pick(item, ['span_id', 'spanId']);
+  const event = item['event'];
+  const row: LogRow = {
+    resource,
+    scope,
+    timeUnixNano: parseTimestamp(pick(item, ['timestamp', 'time'])) ?? arrivalUnixNano,
+    observedTimeUnixNano: arrivalUnixNano,
+    severityNumber: typeof level === 'string' ? severityNumber(level) : 0,
+    severityText,
+    body: text(message),
+    attributes: isObject(context) ? flatten(context) : newAttributes(),
+    droppedAttributesCount: 0,
+    flags: 0,
+    traceId: traceId === undefined ? '' : text(traceId),
+    spanId: spanId === undefined ? '' : text(spanId),
+    eventName: event === undefined || event === null ? '' : text(event),
+  };
+  return row;
 }

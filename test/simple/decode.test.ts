@@ -59,6 +59,12 @@ describe('simple JSON: fields and aliases', () => {
     expect([result.rows.length, result.skipped]).toEqual([1, 7]);
   });
 
+  it('skips a record nested too deep to flatten on its own, keeping the others', () => {
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const result = decodeSimpleLogs(Buffer.from(`[{"message":"kept"},{"message":"x","context":${deep}}]`), ARRIVAL);
+    expect([result.rows.map((r) => r.body), result.skipped]).toEqual([['kept'], 1]);
+  });
+
   it('counts a body that is not JSON as one skipped record', () => {
     expect(decode('message=hi level=info')).toMatchObject({ rows: [], skipped: 1 });
   });

@@ -4,6 +4,7 @@
 import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { normalizeHex } from '../hex.js';
+import { DecodeAbort, type RecordBudget } from '../result.js';
 
 /** A field of the wrong JSON type: the record holding it is skipped. */
 export class ShapeError extends Error {
@@ -157,6 +158,8 @@ export function walkJsonExport(
   body: Buffer,
   shape: ExportShape,
   out: { skipped: number; unreadable?: string },
+  /** Counts each record; none for metrics, whose data points (not metrics) are the records. */
+  budget: RecordBudget | undefined,
   record: (value: unknown, resource: Resource, scope: Scope) => void,
 ): void {
   let root: unknown;
@@ -214,9 +217,11 @@ export function walkJsonExport(
         continue;
       }
       for (const value of records ?? []) {
+        budget?.count();
         try {
           record(value, res, sc);
-        } catch {
+        } catch (error) {
+          if (error instanceof DecodeAbort) throw error;
           out.skipped++;
         }
       }

@@ -1,14 +1,14 @@
 // OTLP JSON ExportLogsServiceRequest → log rows.
 import type { LogRow } from '../../model/logs.js';
 import { logProblem } from '../checks.js';
-import { emptyDecoded, type Decoded } from '../result.js';
+import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
 import { anyValue, attributes, field, id, int, isObject, ShapeError, str, uint64, walkJsonExport } from './common.js';
 
 const SHAPE = { resources: ['resourceLogs', 'resource_logs'], scopes: ['scopeLogs', 'scope_logs'], records: ['logRecords', 'log_records'] } as const;
 
-export function decodeLogsJson(body: Buffer): Decoded<'logs'> {
+export function decodeLogsJson(body: Buffer, budget: RecordBudget): Decoded<'logs'> {
   const out = emptyDecoded<'logs'>();
-  walkJsonExport(body, SHAPE, out, (value, resource, scope) => {
+  walkJsonExport(body, SHAPE, out, budget, (value, resource, scope) => {
     if (!isObject(value)) throw new ShapeError('log record is not an object');
     const row: LogRow = {
       resource,

@@ -2,7 +2,7 @@
 import type { DataPointRow, Exemplar, ExponentialBuckets, Metric, MetricType } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { pointProblem } from '../checks.js';
-import { emptyDecoded, type Decoded } from '../result.js';
+import { emptyDecoded, DecodeAbort, type Decoded, type RecordBudget } from '../result.js';
 import {
   attributes,
   count,
@@ -114,9 +114,9 @@ function point(value: unknown, resource: Resource, scope: Scope, metric: Metric)
   }
 }
 
-export function decodeMetricsJson(body: Buffer): Decoded<'metrics'> {
+export function decodeMetricsJson(body: Buffer, budget: RecordBudget): Decoded<'metrics'> {
   const out = emptyDecoded<'metrics'>();
-  walkJsonExport(body, SHAPE, out, (value, resource, scope) => {
+  walkJsonExport(body, SHAPE, out, undefined, (value, resource, scope) => {
     if (!isObject(value)) throw new ShapeError('metric is not an object');
     const metric: Metric = {
       name: str(value['name'], 'name'),
@@ -145,11 +145,13 @@ export function decodeMetricsJson(body: Buffer): Decoded<'metrics'> {
       metric.isMonotonic = monotonic === true;
     }
     for (const entry of list(field(data, 'dataPoints', 'data_points'), 'dataPoints')) {
+      budget.count();
       try {
         const row = point(entry, resource, scope, metric);
         if (pointProblem(row) === undefined) out.rows.push(row);
         else out.skipped++;
-      } catch {
+      } catch (error) {
+        if (error instanceof DecodeAbort) throw error;
         out.skipped++;
       }
     }

@@ -1,7 +1,7 @@
 // OTLP JSON ExportTraceServiceRequest → span rows.
 import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
 import { spanProblem } from '../checks.js';
-import { emptyDecoded, type Decoded } from '../result.js';
+import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
 import { attributes, field, id, int, isObject, list, ShapeError, str, uint64, walkJsonExport, type JsonObject } from './common.js';
 
 const SHAPE = { resources: ['resourceSpans', 'resource_spans'], scopes: ['scopeSpans', 'scope_spans'], records: ['spans', 'spans'] } as const;
@@ -30,9 +30,9 @@ function link(value: unknown): SpanLink {
   };
 }
 
-export function decodeTracesJson(body: Buffer): Decoded<'traces'> {
+export function decodeTracesJson(body: Buffer, budget: RecordBudget): Decoded<'traces'> {
   const out = emptyDecoded<'traces'>();
-  walkJsonExport(body, SHAPE, out, (value, resource, scope) => {
+  walkJsonExport(body, SHAPE, out, budget, (value, resource, scope) => {
     if (!isObject(value)) throw new ShapeError('span is not an object');
     const status = value['status'];
     const statusObject = isObject(status) ? status : {};

@@ -2,6 +2,7 @@
 import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { bytesToHex } from '../hex.js';
+import { DecodeAbort, type RecordBudget } from '../result.js';
 import { Reader, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireError } from '../wire.js';
 
 export function anyValue(r: Reader, end: number): AnyValue {
@@ -223,7 +224,8 @@ function withHeader<H>(
         r.skip(tag & 7);
       }
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof DecodeAbort) throw error;
     // The container's own framing broke after `seen` children: what follows cannot be counted.
     out.skipped += Math.max(recordsIn(r, start, end, levels) - seen, 1);
   }
@@ -239,6 +241,7 @@ function withHeader<H>(
 export function walkExport(
   buf: Buffer,
   out: { skipped: number; unreadable?: string },
+  budget: RecordBudget,
   record: (r: Reader, end: number, resource: Resource, scope: Scope) => void,
 ): void {
   const r = new Reader(buf, 0, buf.length);
@@ -254,7 +257,8 @@ export function walkExport(
         withHeader(r, resourceEnd, 1, out, scope, emptyScope, (sc, recordEnd) => {
           try {
             record(r, recordEnd, res, sc);
-          } catch {
+          } catch (error) {
+            if (error instanceof DecodeAbort) throw error;
             out.skipped++;
           }
         });
@@ -262,6 +266,7 @@ export function walkExport(
       r.pos = end;
     }
   } catch (error) {
+    if (error instanceof DecodeAbort) throw error;
     out.skipped++;
     out.unreadable = error instanceof Error ? error.message : String(error);
   }

@@ -13,7 +13,7 @@ import type {
 } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { pointProblem } from '../checks.js';
-import { emptyDecoded, type Decoded } from '../result.js';
+import { emptyDecoded, DecodeAbort, type Decoded, type RecordBudget } from '../result.js';
 import { Reader, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireError } from '../wire.js';
 import { expect, id, keyValue, walkExport } from './common.js';
 
@@ -288,7 +288,7 @@ function readPoint(r: Reader, end: number, row: DataPointRow): void {
   }
 }
 
-function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: Decoded<'metrics'>): void {
+function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: Decoded<'metrics'>, budget: RecordBudget): void {
   const m: Metric = { name: '', description: '', unit: '', type: 'gauge', temporality: 0, isMonotonic: false, metadata: newAttributes() };
   let dataStart = -1;
   let dataEnd = -1;
@@ -341,21 +341,23 @@ function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: D
       continue;
     }
     const pointEnd = r.delimited();
+    budget.count();
     try {
       const row = newPoint(m.type, base(resource, scope, m));
       readPoint(r, pointEnd, row);
       if (pointProblem(row) === undefined) out.rows.push(row);
       else out.skipped++;
-    } catch {
+    } catch (error) {
+      if (error instanceof DecodeAbort) throw error;
       out.skipped++;
     }
     r.pos = pointEnd;
   }
 }
 
-export function decodeMetricsProto(buf: Buffer): Decoded<'metrics'> {
+export function decodeMetricsProto(buf: Buffer, budget: RecordBudget): Decoded<'metrics'> {
   const out = emptyDecoded<'metrics'>();
-  walkExport(buf, out, (r, end, resource, scope) => metric(r, end, resource, scope, out));
+  walkExport(buf, out, budget, (r, end, resource, scope) => metric(r, end, resource, scope, out, budget));
   return out;
 }
 

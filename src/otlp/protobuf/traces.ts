@@ -3,7 +3,7 @@ import { newAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
 import { spanProblem } from '../checks.js';
-import { emptyDecoded, type Decoded } from '../result.js';
+import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
 import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
 import { expect, id, keyValue, walkExport } from './common.js';
 
@@ -187,9 +187,10 @@ function span(r: Reader, end: number, resource: Resource, scope: Scope): SpanRow
   return row;
 }
 
-export function decodeTracesProto(buf: Buffer): Decoded<'traces'> {
+export function decodeTracesProto(buf: Buffer, budget: RecordBudget): Decoded<'traces'> {
   const out = emptyDecoded<'traces'>();
-  walkExport(buf, out, (r, end, resource, scope) => {
+  walkExport(buf, out, budget, (r, end, resource, scope) => {
+    budget.count();
     const row = span(r, end, resource, scope);
     if (spanProblem(row) === undefined) out.rows.push(row);
     else out.skipped++;

@@ -14,6 +14,12 @@ export const ingestSchema = Type.Object(
         description: 'Cap on a decompressed request body, in bytes; over it the body is discarded whole. Default: SERVICE_INGEST_MAX_DECOMPRESSED_BYTES, else 32 MiB.',
       }),
     ),
+    max_records_per_request: Type.Integer({
+      minimum: 1,
+      default: 500000,
+      description:
+        'Records (log records, spans, data points) one request may carry. It bounds the memory a small body can grow into when decoded; a body with more is discarded whole, like one over the size cap.',
+    }),
     compression_algorithms: Type.Array(Type.Enum(['gzip', 'deflate', 'zstd']), {
       default: ['gzip', 'deflate'],
       description: 'Content-Encodings accepted; any other is answered 415 naming these.',

@@ -11,7 +11,7 @@ import { ByteBudget } from './budget.js';
 import { cors } from './cors.js';
 import { signalCounters } from '../../telemetry/counters.js';
 import { ingestSchema, maxBodyBytes, parseEndpoint, protobufEnabled } from './config.js';
-import { ingestHandler } from './handler.js';
+import { ingestHandler, ROW_COST } from './handler.js';
 import { sendUnavailable } from './respond.js';
 import { routeTable } from './routes.js';
 
@@ -24,7 +24,17 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
   stability: { logs: 'alpha', traces: 'alpha', metrics: 'alpha' },
   schema: ingestSchema,
   validate(config) {
-    return parseEndpoint(config.endpoint) === undefined ? [{ path: ['endpoint'], message: `"${config.endpoint}" is not host:port, e.g. localhost:4318 or :4318` }] : [];
+    const problems = [];
+    if (parseEndpoint(config.endpoint) === undefined) problems.push({ path: ['endpoint'], message: `"${config.endpoint}" is not host:port, e.g. localhost:4318 or :4318` });
+    // One largest request (its body and its decoded rows) must fit the budget, or it would be refused with 503 forever.
+    const largest = maxBodyBytes(config) + config.max_records_per_request * ROW_COST;
+    if (config.max_in_flight_bytes < largest) {
+      problems.push({
+        path: ['max_in_flight_bytes'],
+        message: `must hold at least one largest request: the body cap (${maxBodyBytes(config)}) plus max_records_per_request × ${ROW_COST} bytes of decoded rows = ${largest}`,
+      });
+    }
+    return problems;
   },
   create(config, ctx, next) {
     const { host, port } = parseEndpoint(config.endpoint) as { host: string | undefined; port: number };
@@ -54,6 +64,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
       next,
       authenticator: () => authenticator as Authenticator,
       maxBodyBytes: maxBodyBytes(config),
+      maxRecords: config.max_records_per_request,
       budget: new ByteBudget(config.max_in_flight_bytes),
       overConnectionLimit: (req) => overLimit.has(req.socket),
       cors: cors(config.cors),
@@ -127,14 +138,16 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
         ctx.logger.info({ endpoint: shown, tls: config.tls !== undefined }, 'Starting HTTP server');
       },
       async shutdown() {
-        const closing = server;
-        if (closing === undefined) return;
-        // Stop accepting, let the requests under way finish (their batches reach the pipelines), then close.
-        await new Promise<void>((resolve) => {
-          closing.close(() => resolve());
-          closing.closeIdleConnections();
-        });
+        const listening = server;
+        if (listening === undefined) return;
+        // Stop accepting (Node also ends keep-alive connections as they fall idle), let the requests
+        // under way finish so their batches reach the pipelines, then cut what remains: a client
+        // halfway through its headers would otherwise hold shutdown until read_header_timeout.
+        const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
+        listening.closeIdleConnections();
         await Promise.allSettled([...inflight]);
+        listening.closeAllConnections();
+        await closed;
       },
     };
   },

@@ -6,7 +6,8 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_CONFIG, startGateway, type Gateway } from '../../helpers/gateway.js';
 
-const SETTINGS = ['read_header_timeout: 1s', 'read_timeout: 2s', 'idle_timeout: 1s', 'max_connections: 20', 'max_in_flight_bytes: 1048576'];
+// One largest request must fit the in-flight budget: 800,000 body bytes + 1,000 rows × 400 bytes ≤ 1,310,720.
+const SETTINGS = ['read_header_timeout: 1s', 'read_timeout: 2s', 'idle_timeout: 1s', 'max_connections: 20', 'max_request_body_size: 800000', 'max_records_per_request: 1000', 'max_in_flight_bytes: 1310720'];
 
 let gw: Gateway;
 let port: number;
@@ -106,9 +107,10 @@ describe('caps', () => {
     await wellBehaved();
   });
 
-  it('answers a body that would take the bytes in flight past max_in_flight_bytes (1 MiB) with 503, and frees them after', async () => {
-    const body = JSON.stringify(Array.from({ length: 7000 }, (_, i) => ({ message: `${i} ${'x'.repeat(90)}` })));
-    expect(body.length).toBeGreaterThan(700_000);
+  it('answers a body that would take the bytes in flight past max_in_flight_bytes (1.25 MiB) with 503, and frees them after', async () => {
+    const body = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ message: `${i} ${'x'.repeat(760)}` })));
+    expect(body.length).toBeGreaterThan(770_000);
+    expect(body.length).toBeLessThan(800_000);
     const first = await open();
     first.socket.write(ingestRequest(body).slice(0, -50_000));
     await new Promise((r) => setTimeout(r, 200));
@@ -118,12 +120,35 @@ describe('caps', () => {
     expect(second.received()).toContain('\r\nRetry-After: 5\r\n');
     first.socket.write(ingestRequest(body).slice(-50_000));
     expect(await statusOf(first)).toBe('HTTP/1.1 202 Accepted');
-    expect(first.received()).toContain('{"accepted":7000,"skipped":0}');
+    expect(first.received()).toContain('{"accepted":1000,"skipped":0}');
     first.socket.destroy();
     const third = await open();
     third.socket.write(ingestRequest(body));
     expect(await statusOf(third)).toBe('HTTP/1.1 202 Accepted');
     third.socket.destroy();
+  });
+});
+
+describe('decoded rows in flight', () => {
+  it('count against max_in_flight_bytes too: a body whose rows would go past it is answered 503', async () => {
+    const big = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ message: `${i} ${'x'.repeat(760)}` })));
+    const small = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ message: `${i} ${'y'.repeat(180)}` })));
+    const holder = await open();
+    holder.socket.write(ingestRequest(big).slice(0, -10_000));
+    await new Promise((r) => setTimeout(r, 200));
+    // The second body's bytes fit beside the first's; its 1,000 rows at 400 bytes each do not.
+    const second = await open();
+    second.socket.write(ingestRequest(small));
+    expect(await statusOf(second)).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(second.received()).toContain('\r\nRetry-After: 5\r\n');
+    holder.socket.write(ingestRequest(big).slice(-10_000));
+    expect(await statusOf(holder)).toBe('HTTP/1.1 202 Accepted');
+    holder.socket.destroy();
+    const again = await open();
+    again.socket.write(ingestRequest(small));
+    expect(await statusOf(again)).toBe('HTTP/1.1 202 Accepted');
+    expect(again.received()).toContain('{"accepted":1000,"skipped":0}');
+    again.socket.destroy();
   });
 });
 

@@ -149,6 +149,16 @@ describe('OTLP endpoints', () => {
     expect((await exportedAfter('Logs', before, 2)).map((l) => l['log records'])).toEqual([1, 1]);
   });
 
+  it('reads an unlabelled protobuf body that happens to begin like JSON', async () => {
+    let body: Buffer = Buffer.alloc(0);
+    for (let size = 1; size < 200 && body[1] !== 0x7b; size++) body = otlpJsonToProtobuf('logs', JSON.parse(oneLog('x'.repeat(size))));
+    expect([body[0], body[1]]).toEqual([0x0a, 0x7b]);
+    const before = gw.exported('Logs').length;
+    const response = await post('/api/v1/logs', body, auth());
+    expect([response.status, response.headers.get('content-type'), response.bytes.length]).toEqual([200, 'application/x-protobuf', 0]);
+    expect((await exportedAfter('Logs', before)).map((l) => l['log records'])).toEqual([1]);
+  });
+
   it.each([
     ['JSON', json, 'this is { not json'],
     ['protobuf', protobuf, '\u00ff\u00ff\u00ff\u00ff garbage'],

@@ -1,10 +1,10 @@
 // The limits of the ingest interface on the built server: the decompressed-size cap (a gzip bomb
 // costs no more memory than the cap), auth before any inflating, protobuf switched off, and 503.
 import { request } from 'node:http';
-import { createGzip, zstdCompressSync } from 'node:zlib';
+import { createGzip, gzipSync, zstdCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_CONFIG, startGateway, type Gateway } from '../../helpers/gateway.js';
-import { otlpJsonToProtobuf } from '../../helpers/otlp.js';
+import { otlpJsonToProtobuf, responseType } from '../../helpers/otlp.js';
 import { cpuMs, peakRss } from '../../helpers/proc.js';
 
 const MIB = 1024 * 1024;
@@ -111,6 +111,62 @@ describe('protobuf switched off', () => {
         });
       }
       expect(await rawPost(`${gw.url}/api/v1/logs`, Buffer.from('{}'), { ...headers, 'Content-Type': 'application/json' })).toEqual({ status: 200, text: '{}' });
+    } finally {
+      await gw.stop();
+    }
+  });
+});
+
+describe('max_records_per_request', () => {
+  /** A protobuf logs export of `count` empty log records: two bytes each on the wire. */
+  function emptyRecords(count: number): Buffer {
+    const records = Buffer.alloc(count * 2);
+    for (let i = 0; i < count; i++) records[i * 2] = 0x12;
+    const lengthPrefixed = (field: number, bytes: Buffer): Buffer => {
+      const head: number[] = [(field << 3) | 2];
+      for (let n = bytes.length; ; n = Math.floor(n / 128)) {
+        if (n < 128) {
+          head.push(n);
+          break;
+        }
+        head.push((n % 128) | 128);
+      }
+      return Buffer.concat([Buffer.from(head), bytes]);
+    };
+    return lengthPrefixed(1, lengthPrefixed(2, records));
+  }
+
+  it('discards a body with more records than allowed, whole, in every format, and says why', async () => {
+    const gw = await startGateway({ config: (keys) => GATEWAY_CONFIG(keys, '    max_records_per_request: 1000') });
+    try {
+      const key = { Authorization: `Bearer ${gw.keys['default']}` };
+      const protobuf = await fetch(`${gw.url}/api/v1/logs`, { method: 'POST', body: emptyRecords(1001), headers: { ...key, 'Content-Type': 'application/x-protobuf' } });
+      expect(protobuf.status).toBe(200);
+      const answer = responseType('logs').toObject(responseType('logs').decode(Buffer.from(await protobuf.arrayBuffer())), { longs: Number });
+      expect(answer).toEqual({ partialSuccess: { rejectedLogRecords: 1, errorMessage: expect.stringContaining('more than 1000 records') } });
+      const json = await rawPost(`${gw.url}/api/v1/logs`, Buffer.from(logs(1001, 1)), { ...key, 'Content-Type': 'application/json' });
+      expect(JSON.parse(json.text)).toEqual({
+        partialSuccess: { rejectedLogRecords: 1, errorMessage: 'some log records could not be parsed and were skipped (1); the request holds more than 1000 records, the most one request may carry, and was discarded whole' },
+      });
+      const simple = await rawPost(`${gw.url}/api/v1/ingest`, Buffer.from(JSON.stringify(Array.from({ length: 1001 }, () => ({ message: 'm' })))), key);
+      expect(JSON.parse(simple.text)).toMatchObject({ accepted: 0, skipped: 1 });
+      expect(await rawPost(`${gw.url}/api/v1/logs`, Buffer.from(logs(1000, 1)), { ...key, 'Content-Type': 'application/json' })).toEqual({ status: 200, text: '{}' });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(gw.exported('Logs').map((l) => l['log records'])).toEqual([1000]);
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('keeps a tiny body of millions of empty records from growing otelgate past its limit', async () => {
+    const gw = await startGateway();
+    try {
+      const body = emptyRecords(4_000_000);
+      const response = await rawPost(`${gw.url}/api/v1/logs`, gzipSync(body), { Authorization: `Bearer ${gw.keys['default']}`, 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'gzip' });
+      expect(response.status).toBe(200);
+      expect(gw.exported('Logs')).toEqual([]);
+      expect(peakRss(gw.run.child.pid as number)).toBeLessThan(900 * MIB);
+      expect(gw.run.child.exitCode).toBeNull();
     } finally {
       await gw.stop();
     }
