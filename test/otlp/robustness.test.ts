@@ -157,6 +157,21 @@ describe('JSON decoding', () => {
     expect([decoded.rows.length, decoded.skipped]).toEqual([1, 2]);
   });
 
+  it('skips a record whose 64-bit integers are out of range, as protobuf could not carry them', () => {
+    const decoded = decodeOtlp(
+      'logs',
+      'json',
+      logs([
+        { timeUnixNano: '18446744073709551616' },
+        { timeUnixNano: 1e300 },
+        { attributes: [{ key: 'n', value: { intValue: '9223372036854775808' } }] },
+        { timeUnixNano: '18446744073709551615', attributes: [{ key: 'n', value: { intValue: '-9223372036854775808' } }] },
+      ]),
+    );
+    expect(decoded.rows.map((r) => [r.timeUnixNano, r.attributes['n']])).toEqual([[18446744073709551615n, -9223372036854775808n]]);
+    expect(decoded.skipped).toBe(3);
+  });
+
   it('accepts a leading byte-order mark and an empty object', () => {
     expect(decodeOtlp('metrics', 'json', Buffer.from('\ufeff{}'))).toEqual({ rows: [], skipped: 0 });
   });

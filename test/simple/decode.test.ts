@@ -139,3 +139,9 @@ describe('simple JSON: timestamps', () => {
     expect(decode({ message: 'm', timestamp: input }).rows[0]?.timeUnixNano).toBe(ARRIVAL);
   });
 });
+
+describe('simple JSON: times out of range', () => {
+  it.each(['10000000000000000000000000', '1969-12-31T23:59:59Z', '0099-01-01T00:00:00Z', '300000-01-01T00:00:00Z'])('%j is not a time', (input) => {
+    expect(parseTimestamp(input)).toBeUndefined();
+  });
+});

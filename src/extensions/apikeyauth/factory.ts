@@ -32,9 +32,11 @@ export const apiKeyAuthExtensionFactory: ExtensionFactory<typeof apiKeyAuthSchem
     let seen: string | undefined;
     let timer: NodeJS.Timeout | undefined;
 
+    // The fingerprint is taken before reading, so an edit made while reading is seen on the next check.
     const load = (): void => {
+      const before = fingerprint(file);
       store.replace(readKeysFile(file));
-      seen = fingerprint(file);
+      seen = before;
     };
     const reload = (): void => {
       const now = fingerprint(file);

@@ -39,18 +39,24 @@ export function int(value: unknown, what: string): number {
   throw new ShapeError(`${what} is not an integer`);
 }
 
-/** fixed64 times: a decimal string (as OTLP JSON writes them) or a number. */
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** fixed64 times: a decimal string (as OTLP JSON writes them) or a number, within what fixed64 can hold. */
 export function uint64(value: unknown, what: string): bigint {
   if (value === undefined || value === null) return 0n;
-  if (typeof value === 'string' && UINT.test(value)) return BigInt.asUintN(64, BigInt(value));
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return BigInt(value);
-  throw new ShapeError(`${what} is not an unsigned 64-bit integer`);
+  let n: bigint | undefined;
+  if (typeof value === 'string' && UINT.test(value)) n = BigInt(value);
+  else if (typeof value === 'number' && Number.isInteger(value) && value >= 0) n = BigInt(value);
+  if (n === undefined || n > UINT64_MAX) throw new ShapeError(`${what} is not an unsigned 64-bit integer`);
+  return n;
 }
 
 export function int64(value: unknown, what: string): bigint {
-  if (typeof value === 'string' && INT.test(value)) return BigInt.asIntN(64, BigInt(value));
-  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-  throw new ShapeError(`${what} is not a 64-bit integer`);
+  let n: bigint | undefined;
+  if (typeof value === 'string' && INT.test(value)) n = BigInt(value);
+  else if (typeof value === 'number' && Number.isInteger(value)) n = BigInt(value);
+  if (n === undefined || n !== BigInt.asIntN(64, n)) throw new ShapeError(`${what} is not a 64-bit integer`);
+  return n;
 }
 
 /** Counts are fixed64 on the wire but never reach 2^53 in practice: kept as numbers, as the protobuf decoder does. */

@@ -110,6 +110,8 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
           config.tls === undefined
             ? createServer(options, onRequest)
             : createTlsServer({ ...options, cert: readFileSync(config.tls.cert_file), key: readFileSync(config.tls.key_file) }, onRequest);
+        // Node answers an unknown Expect header 417 on its own; an ingest request is handled as any other.
+        server.on('checkExpectation', onRequest);
         // For HTTPS, 'secureConnection' is where an HTTP connection begins; for HTTP, 'connection'.
         server.on(config.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
           if (++connections > config.max_connections) overLimit.add(socket);

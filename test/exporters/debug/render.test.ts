@@ -43,5 +43,6 @@ describe('debug exporter rendering', () => {
   it('prints nanosecond timestamps as the Collector does', () => {
     expect(formatTime(1_700_000_000_123_456_789n)).toBe('2023-11-14 22:13:20.123456789 +0000 UTC');
     expect(formatTime(0n)).toBe('1970-01-01 00:00:00.000000000 +0000 UTC');
+    expect(formatTime(18446744073709551615n)).toBe('2554-07-21 23:34:33.709551615 +0000 UTC');
   });
 });

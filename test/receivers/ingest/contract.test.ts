@@ -172,6 +172,19 @@ describe('OTLP endpoints', () => {
     }
   });
 
+  it('handles a request with an unknown Expect header as any other (Node alone would answer 417)', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${gw.url}/api/v1/ingest`, { method: 'POST', headers: { ...auth(), Expect: 'something-else' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end('{"message": "expectations"}');
+    });
+    expect(status).toBe(202);
+  });
+
   it('answers unknown paths 404 and other methods 405 with Allow', async () => {
     const notFound = await post('/v2/logs', '{}', auth());
     expect(notFound.status).toBe(404);
