@@ -5,9 +5,7 @@ export type ErrorCode =
   | 'CONFIG_INVALID'
   | 'DATA_PERMANENT'
   | 'DATA_RETRYABLE'
-  | 'DATA_THROTTLED'
   | 'DATA_REFUSED_MEMORY'
-  | 'STORAGE_UNAVAILABLE'
   | 'SHUTTING_DOWN'
   | 'COMPONENT_START_FAILED';
 
@@ -58,26 +56,11 @@ export class RetryableError extends OtelgateError {
   readonly retryable = true;
 }
 
-/** A backend asked us to slow down, possibly saying for how long. */
-export class ThrottleError extends RetryableError {
-  override readonly code = 'DATA_THROTTLED';
-  constructor(
-    message: string,
-    readonly retryAfterMs: number | undefined,
-  ) {
-    super(message);
-  }
-}
-
 export class MemoryLimitError extends RetryableError {
   override readonly code = 'DATA_REFUSED_MEMORY';
   constructor() {
     super('data refused due to high memory usage');
   }
-}
-
-export class StorageUnavailableError extends RetryableError {
-  override readonly code = 'STORAGE_UNAVAILABLE';
 }
 
 export class ShuttingDownError extends RetryableError {

@@ -5,7 +5,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-export const ID_LENGTH = 10;
+const ID_LENGTH = 10;
 const SECRET_LENGTH = 32;
 const KEY = /^otg_([a-z0-9]{10})_([A-Za-z0-9]{32})$/;
 

@@ -16,7 +16,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The closest candidate within a distance that still reads as a typo, if any. */
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
+function closest(word: string, candidates: Iterable<string>): string | undefined {
   const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;

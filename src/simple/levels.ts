@@ -25,5 +25,3 @@ const LEVELS: Record<string, number> = {
 export function severityNumber(level: string): number {
   return LEVELS[level.trim().toLowerCase()] ?? 0;
 }
-
-export const LEVEL_TABLE: Readonly<Record<string, number>> = LEVELS;

@@ -10,7 +10,7 @@ import type { SpanRow } from '../../model/traces.js';
 type Row = LogRow | SpanRow | DataPointRow;
 
 /** Rows grouped by their shared resource, then scope, in order of first appearance. */
-export function groupRows<R extends Row>(rows: readonly R[]): Map<Resource, Map<Scope, R[]>> {
+function groupRows<R extends Row>(rows: readonly R[]): Map<Resource, Map<Scope, R[]>> {
   const groups = new Map<Resource, Map<Scope, R[]>>();
   for (const row of rows) {
     let scopes = groups.get(row.resource);

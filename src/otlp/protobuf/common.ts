@@ -118,11 +118,11 @@ export function scope(r: Reader, end: number, schemaUrl: string): Scope {
   return out;
 }
 
-export function emptyResource(schemaUrl: string): Resource {
+function emptyResource(schemaUrl: string): Resource {
   return { attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
 }
 
-export function emptyScope(schemaUrl: string): Scope {
+function emptyScope(schemaUrl: string): Scope {
   return { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
 }
 
