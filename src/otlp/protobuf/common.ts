@@ -2,7 +2,8 @@
 import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { bytesToHex } from '../hex.js';
-import { DecodeAbort, type RecordBudget } from '../result.js';
+import { DecodeAbort, emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
+import type { RowTypes } from '../../model/batch.js';
 import { Reader, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireError } from '../wire.js';
 
 export function anyValue(r: Reader, end: number): AnyValue {
@@ -241,7 +242,6 @@ function withHeader<H>(
 export function walkExport(
   buf: Buffer,
   out: { skipped: number; unreadable?: string },
-  budget: RecordBudget,
   record: (r: Reader, end: number, resource: Resource, scope: Scope) => void,
 ): void {
   const r = new Reader(buf, 0, buf.length);
@@ -270,4 +270,24 @@ export function walkExport(
     out.skipped++;
     out.unreadable = error instanceof Error ? error.message : String(error);
   }
+}
+
+/**
+ * Decodes an export whose records each become one row (log records, spans): every record is
+ * counted against `budget`, read by `read`, and kept unless `problem` names a reason to skip it.
+ */
+export function decodeRecords<S extends 'logs' | 'traces'>(
+  buf: Buffer,
+  budget: RecordBudget,
+  read: (r: Reader, end: number, resource: Resource, scope: Scope) => RowTypes[S],
+  problem: (row: RowTypes[S]) => string | undefined,
+): Decoded<S> {
+  const out = emptyDecoded<S>();
+  walkExport(buf, out, (r, end, resource, scope) => {
+    budget.count();
+    const row = read(r, end, resource, scope);
+    if (problem(row) === undefined) out.rows.push(row);
+    else out.skipped++;
+  });
+  return out;
 }

@@ -3,9 +3,9 @@ import { newAttributes } from '../../model/anyvalue.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { logProblem } from '../checks.js';
-import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
+import type { Decoded, RecordBudget } from '../result.js';
 import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
-import { anyValue, expect, id, keyValue, walkExport } from './common.js';
+import { anyValue, decodeRecords, expect, id, keyValue } from './common.js';
 
 function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): LogRow {
   const row: LogRow = {
@@ -78,12 +78,5 @@ function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): Lo
 }
 
 export function decodeLogsProto(buf: Buffer, budget: RecordBudget): Decoded<'logs'> {
-  const out = emptyDecoded<'logs'>();
-  walkExport(buf, out, budget, (r, end, resource, scope) => {
-    budget.count();
-    const row = logRecord(r, end, resource, scope);
-    if (logProblem(row) === undefined) out.rows.push(row);
-    else out.skipped++;
-  });
-  return out;
+  return decodeRecords<'logs'>(buf, budget, logRecord, logProblem);
 }

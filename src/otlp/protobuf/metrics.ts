@@ -357,7 +357,7 @@ function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: D
 
 export function decodeMetricsProto(buf: Buffer, budget: RecordBudget): Decoded<'metrics'> {
   const out = emptyDecoded<'metrics'>();
-  walkExport(buf, out, budget, (r, end, resource, scope) => metric(r, end, resource, scope, out, budget));
+  walkExport(buf, out, (r, end, resource, scope) => metric(r, end, resource, scope, out, budget));
   return out;
 }
 

@@ -3,9 +3,9 @@ import { newAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
 import { spanProblem } from '../checks.js';
-import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
+import type { Decoded, RecordBudget } from '../result.js';
 import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
-import { expect, id, keyValue, walkExport } from './common.js';
+import { decodeRecords, expect, id, keyValue } from './common.js';
 
 function event(r: Reader, end: number): SpanEvent {
   const out: SpanEvent = { timeUnixNano: 0n, name: '', attributes: newAttributes(), droppedAttributesCount: 0 };
@@ -188,12 +188,5 @@ function span(r: Reader, end: number, resource: Resource, scope: Scope): SpanRow
 }
 
 export function decodeTracesProto(buf: Buffer, budget: RecordBudget): Decoded<'traces'> {
-  const out = emptyDecoded<'traces'>();
-  walkExport(buf, out, budget, (r, end, resource, scope) => {
-    budget.count();
-    const row = span(r, end, resource, scope);
-    if (spanProblem(row) === undefined) out.rows.push(row);
-    else out.skipped++;
-  });
-  return out;
+  return decodeRecords<'traces'>(buf, budget, span, spanProblem);
 }
