@@ -17,16 +17,25 @@ Commands:
                                apikeyauth extension.
   keys list                    List the keys: id, project, created, revoked (never a secret).
   keys revoke ID               Revoke a key; a running otelgate refuses it within seconds.
+  query logs|spans|metrics --project NAME [filters]
+                               Print stored rows of one project, newest first, one JSON object per
+                               line (the read API's rows, read from the store exporter's file).
+                               Filters: --from, --to (ISO 8601 or epoch ns), --service, --limit
+                               (default 100, at most 10000); logs: --severity-min, --trace-id, --q
+                               (substring of the body); spans: --trace-id, --name; metrics: --name.
   schema                       Print the JSON Schema of the pipeline YAML (for editors; the same
                                as config/otelgate.schema.json).
 
 Options:
   -c, --config FILE  A pipeline config (YAML); may be given more than once.
-  --project NAME     For keys create: the project the key writes to.
+  --project NAME     For keys create: the project the key writes to; for query: the project read.
   --extension ID     For keys: which apikeyauth extension, when the config has several.
+  --exporter ID      For query: which store exporter, when the config has several.
   -h, --help         Show this help.
   -v, --version      Print the version.
 `;
+
+const FILTERS = ['from', 'to', 'service', 'limit', 'severity-min', 'trace-id', 'q', 'name'] as const;
 
 const MIN_NODE: [number, number] = [22, 13];
 
@@ -47,6 +56,15 @@ async function main(argv: string[]): Promise<number> {
         version: { type: 'boolean', short: 'v' },
         project: { type: 'string' },
         extension: { type: 'string' },
+        exporter: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        service: { type: 'string' },
+        limit: { type: 'string' },
+        'severity-min': { type: 'string' },
+        'trace-id': { type: 'string' },
+        q: { type: 'string' },
+        name: { type: 'string' },
       },
     });
   } catch (error) {
@@ -75,6 +93,12 @@ async function main(argv: string[]): Promise<number> {
     const { configFiles } = await import('./commands/config.js');
     const { keysCommand } = await import('./commands/keys.js');
     return keysCommand(rest[0], rest[1], { files: configFiles(values.config), project: values.project, extension: values.extension });
+  }
+  if (command === 'query') {
+    const { configFiles } = await import('./commands/config.js');
+    const { queryCommand } = await import('./commands/query.js');
+    const filters = FILTERS.flatMap((name) => (values[name] === undefined ? [] : [[name, values[name]] as [string, string]]));
+    return queryCommand(rest[0], { files: configFiles(values.config), project: values.project, exporter: values.exporter, filters });
   }
   if (rest.length > 0) {
     process.stderr.write(`otelgate: unexpected argument "${rest[0]}"\n\n${USAGE}`);

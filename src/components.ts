@@ -1,9 +1,11 @@
 // Every component type otelgate ships, in one registry.
 import { debugExporterFactory } from './exporters/debug/factory.js';
 import { nopExporterFactory } from './exporters/nop/factory.js';
+import { storeExporterFactory } from './exporters/store/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
 import { apiKeyAuthExtensionFactory } from './extensions/apikeyauth/factory.js';
+import { healthCheckExtensionFactory } from './extensions/health_check/factory.js';
 import { ingestReceiverFactory } from './receivers/ingest/factory.js';
 import { nopReceiverFactory } from './receivers/nop/factory.js';
 import { Registry } from './runtime/registry.js';
@@ -16,6 +18,8 @@ export function builtinRegistry(): Registry {
     spanProcessorFactory,
     debugExporterFactory,
     nopExporterFactory,
+    storeExporterFactory,
     apiKeyAuthExtensionFactory,
+    healthCheckExtensionFactory,
   ]);
 }

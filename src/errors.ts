@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'DATA_RETRYABLE'
   | 'DATA_REFUSED_MEMORY'
   | 'SHUTTING_DOWN'
+  | 'STORAGE_UNAVAILABLE'
   | 'COMPONENT_START_FAILED';
 
 export abstract class OtelgateError extends Error {
@@ -67,6 +68,14 @@ export class ShuttingDownError extends RetryableError {
   override readonly code = 'SHUTTING_DOWN';
   constructor() {
     super('otelgate is shutting down');
+  }
+}
+
+/** The embedded store could not write (disk full, file unwritable, locked past busy_timeout, corrupt): nothing of the batch was stored. */
+export class StorageError extends RetryableError {
+  override readonly code = 'STORAGE_UNAVAILABLE';
+  constructor(cause: unknown) {
+    super(`the store could not write: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 

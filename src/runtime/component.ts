@@ -15,6 +15,14 @@ export type Stability = 'development' | 'alpha' | 'beta' | 'stable' | 'deprecate
 export interface Component {
   start(): Promise<void>;
   shutdown(): Promise<void>;
+  /**
+   * Extensions only, as the Collector's PipelineWatcher: called once every component has started,
+   * and `notReady` as soon as shutdown begins. An extension starts first and stops last, so
+   * without these it could not tell when the service can take data (health_check answers by it).
+   * Neither may throw.
+   */
+  ready?(): void;
+  notReady?(): void;
 }
 
 export interface Consumer {
@@ -29,6 +37,8 @@ export interface Exporter extends Component, Consumer {}
 export interface Host {
   /** A started extension by its id (`apikeyauth`, `apikeyauth/ops`), for components that name one in their settings. */
   extension(id: string): Component | undefined;
+  /** Every exporter of the config by id, as its factory made it: for a receiver that serves reads from a store. */
+  exporters(): ReadonlyMap<string, Component>;
 }
 
 export interface ComponentContext {

@@ -28,6 +28,7 @@ export interface ShutdownResult {
 export class Service {
   private readonly inflight = new Inflight();
   private readonly extensions = new Map<string, Component>();
+  private readonly exporters = new Map<string, Component>();
   private readonly receiverInputs = new Map<string, Partial<Record<Signal, Consumer>>>();
   /** In start order; each group is shut down in reverse order of this list. */
   private readonly groups: Record<'extensions' | 'exporters' | 'processors' | 'receivers', Running[]> = {
@@ -48,7 +49,7 @@ export class Service {
   }
 
   private context(id: string, kind: Kind, pipeline?: string): ComponentContext {
-    const host: Host = { extension: (name) => this.extensions.get(name) };
+    const host: Host = { extension: (name) => this.extensions.get(name), exporters: () => this.exporters };
     const bindings = pipeline === undefined ? { kind, name: id } : { kind, name: id, pipeline };
     return { id, kind, logger: this.logger.child(bindings), host, telemetry: this.telemetry };
   }
@@ -81,6 +82,7 @@ export class Service {
         const { factory } = entry;
         const exporter = this.create(id, () => factory.create(entry.config as never, this.context(id, 'exporter')));
         exporters.set(id, countedExporter(exporter, id, this.telemetry));
+        this.exporters.set(id, exporter);
         this.groups.exporters.push({ id, kind: 'exporter', component: exporter });
       }
     }
@@ -141,6 +143,7 @@ export class Service {
       }
       this.started.push(running);
     }
+    for (const running of this.groups.extensions) running.component.ready?.();
   }
 
   private async stopAll(components: Running[]): Promise<void> {
@@ -162,6 +165,8 @@ export class Service {
   private async runShutdown(timeoutMs: number): Promise<ShutdownResult> {
     const isStarted = (r: Running): boolean => this.started.includes(r);
     const { receivers, processors, exporters, extensions } = this.groups;
+    // Before anything stops: a health check must fail while the receivers are still draining.
+    for (const running of extensions.filter(isStarted)) running.component.notReady?.();
     const sequence = async (): Promise<void> => {
       await this.stopAll(receivers.filter(isStarted).reverse());
       await this.inflight.close();

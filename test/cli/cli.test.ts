@@ -46,8 +46,12 @@ describe('otelgate CLI', () => {
     expect(summary('exporters')).toEqual([
       ['debug', all('Development')],
       ['nop', all('Beta')],
+      ['store', all('Alpha')],
     ]);
-    expect((listing['extensions'] ?? []).map((c) => [c.name, c.stability])).toEqual([['apikeyauth', { extension: 'Alpha' }]]);
+    expect((listing['extensions'] ?? []).map((c) => [c.name, c.stability])).toEqual([
+      ['apikeyauth', { extension: 'Alpha' }],
+      ['health_check', { extension: 'Alpha' }],
+    ]);
   });
 
   it('does not start on a bad config: error lines naming file and path, no stack trace, exit 1', async () => {
@@ -64,12 +68,13 @@ describe('otelgate CLI', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('runs the default pipeline until %s, then shuts down cleanly', async (signal) => {
-    // The shipped default pipeline, merged with an override that keeps the test off ports 4318 and 8888 and out of ./data.
+    // The shipped default pipeline, merged with an override that keeps the test off ports 4318, 8888 and 13133 and out of ./data.
     const dir = mkdtempSync(join(tmpdir(), 'otelgate-default-'));
     const override = join(dir, 'override.yaml');
     writeFileSync(
       override,
-      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0"}}\n` +
+      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}, health_check: {endpoint: "127.0.0.1:0"}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0"}}\n` +
+        `exporters: {store: {path: ${dir}/otelgate.db}}\n` +
         'service: {telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}}\n',
     );
     const run = new RunningCli(['--config', 'pipelines/default.yaml', '--config', override]);

@@ -137,7 +137,7 @@ service:
 
   it('lists the valid types when nothing is close', () => {
     expect(problems('exporters: {zzzzzz: }\nservice: {pipelines: {logs: {receivers: [x], exporters: [y]}}}\n', builtinRegistry())).toContain(
-      '1:13: exporters.zzzzzz: unknown exporter type "zzzzzz". Valid exporter types: debug, nop.',
+      '1:13: exporters.zzzzzz: unknown exporter type "zzzzzz". Valid exporter types: debug, nop, store.',
     );
   });
 

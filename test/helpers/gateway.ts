@@ -16,6 +16,8 @@ export interface Gateway {
   run: RunningCli;
   /** The debug exporter's count lines so far, e.g. {project, 'log records': 3}. */
   exported(title: 'Logs' | 'Traces' | 'Metrics'): LogLine[];
+  /** GET /api/v1/query/{what}?params with `key`. */
+  read(what: 'logs' | 'spans' | 'metrics', key: string | undefined, params?: Record<string, string>): Promise<ReadResult>;
   stop(): Promise<number | null>;
 }
 
@@ -38,6 +40,35 @@ service:
     traces: {receivers: [ingest], exporters: [debug]}
     metrics: {receivers: [ingest], exporters: [debug]}
 `;
+
+/** A gateway that writes every signal to the embedded store at `dbPath` (read back with Gateway.read). */
+export const STORE_CONFIG = (dbPath: string, extraStoreLines = '') => (keysFile: string): string => `
+extensions:
+  apikeyauth:
+    keys_file: ${keysFile}
+    reload_interval: 200ms
+receivers:
+  ingest:
+    endpoint: 127.0.0.1:0
+    auth: {authenticator: apikeyauth}
+exporters:
+  store:
+    path: ${dbPath}
+${extraStoreLines}
+service:
+  extensions: [apikeyauth]
+  pipelines:
+    logs: {receivers: [ingest], exporters: [store]}
+    traces: {receivers: [ingest], exporters: [store]}
+    metrics: {receivers: [ingest], exporters: [store]}
+`;
+
+export interface ReadResult {
+  status: number;
+  /** The parsed JSON answer: {rows} on 200, {message} otherwise. */
+  body: { rows?: Record<string, unknown>[]; message?: string };
+  text: string;
+}
 
 export interface GatewayOptions {
   projects?: string[];
@@ -71,6 +102,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     keys,
     run,
     exported: (title) => run.lines.filter((l) => l.msg === title && l['name'] !== undefined),
+    async read(what, key, params = {}) {
+      const url = `http://${String(started['endpoint'])}/api/v1/query/${what}?${new URLSearchParams(params).toString()}`;
+      const response = await fetch(url, { headers: key === undefined ? {} : { Authorization: `Bearer ${key}` } });
+      const text = await response.text();
+      return { status: response.status, body: JSON.parse(text) as ReadResult['body'], text };
+    },
     async stop() {
       run.child.kill('SIGTERM');
       return run.exit();

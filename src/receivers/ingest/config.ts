@@ -49,6 +49,13 @@ export const ingestSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    read_api: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Serve GET /api/v1/query/{logs,spans,metrics}: the stored rows of the key\'s project (docs/read-api.md).' }),
+        store: Type.Optional(Type.String({ minLength: 1, description: 'The id of the store exporter to read. Default: the only store exporter of the config.' })),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     standard_paths: Type.Boolean({ default: true, description: 'Also serve /v1/logs, /v1/traces and /v1/metrics, where OTel SDKs send by default.' }),
     max_connections: Type.Integer({
       minimum: 1,

@@ -19,8 +19,8 @@ function originPattern(origin: string): RegExp {
 export interface Cors {
   /** Adds the CORS headers an allowed origin gets on any answer. */
   decorate(req: IncomingMessage, res: ServerResponse): void;
-  /** Answers a preflight and returns true, or returns false for any other request. */
-  preflight(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Answers a preflight for a path served with `method` and returns true, or returns false for any other request. */
+  preflight(req: IncomingMessage, res: ServerResponse, method: 'POST' | 'GET'): boolean;
 }
 
 export function cors(settings: CorsSettings | undefined): Cors | undefined {
@@ -37,7 +37,7 @@ export function cors(settings: CorsSettings | undefined): Cors | undefined {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
     },
-    preflight(req, res) {
+    preflight(req, res, method) {
       if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined) return false;
       const origin = req.headers.origin;
       const headers: Record<string, string> = { Vary: 'Origin' };
@@ -45,9 +45,9 @@ export function cors(settings: CorsSettings | undefined): Cors | undefined {
         .split(',')
         .map((h) => h.trim().toLowerCase())
         .filter((h) => h !== '');
-      if (allowed(origin) && req.headers['access-control-request-method'] === 'POST' && requested.every((h) => allowAll || allowedHeaders.has(h))) {
+      if (allowed(origin) && req.headers['access-control-request-method'] === method && requested.every((h) => allowAll || allowedHeaders.has(h))) {
         headers['Access-Control-Allow-Origin'] = origin;
-        headers['Access-Control-Allow-Methods'] = 'POST';
+        headers['Access-Control-Allow-Methods'] = method;
         if (requested.length > 0) headers['Access-Control-Allow-Headers'] = requested.join(', ');
         if (settings.max_age > 0) headers['Access-Control-Max-Age'] = String(settings.max_age);
       }

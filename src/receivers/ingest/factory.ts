@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listen } from '../../runtime/listen.js';
 import { isAuthenticator, type Authenticator } from '../../auth/authenticator.js';
 import { durationMs } from '../../config/duration.js';
 import type { ReceiverFactory } from '../../runtime/component.js';
@@ -13,7 +14,26 @@ import { signalCounters } from '../../telemetry/counters.js';
 import { ingestSchema, maxBodyBytes, parseEndpoint, protobufEnabled } from './config.js';
 import { ingestHandler, ROW_COST } from './handler.js';
 import { sendUnavailable } from './respond.js';
+import { readHandler } from './read.js';
 import { routeTable } from './routes.js';
+import { isReader, type Reader } from '../../query/reader.js';
+import type { Host } from '../../runtime/component.js';
+
+/** The store the read API reads: the one named by read_api.store, else the config's only store. */
+function findReader(host: Host, id: string | undefined): Reader | undefined {
+  const exporters = host.exporters();
+  if (id !== undefined) {
+    const named = exporters.get(id);
+    if (named === undefined) throw new Error(`read_api.store "${id}" is not an exporter of this config; name a store exporter, or leave read_api.store out`);
+    if (!isReader(named)) throw new Error(`read_api.store "${id}" is not a store exporter: the read API reads only the embedded store`);
+    return named;
+  }
+  const readers = [...exporters].filter(([, exporter]) => isReader(exporter));
+  if (readers.length > 1) {
+    throw new Error(`the config has several store exporters (${readers.map(([name]) => name).join(', ')}); name the one the read API reads with read_api.store, or set read_api.enabled: false`);
+  }
+  return readers[0]?.[1] as Reader | undefined;
+}
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
 
@@ -39,6 +59,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
   create(config, ctx, next) {
     const { host, port } = parseEndpoint(config.endpoint) as { host: string | undefined; port: number };
     let authenticator: Authenticator | undefined;
+    let reader: Reader | undefined;
     const inflight = new Set<Promise<void>>();
     const meter = ctx.telemetry.meter('otelgate/receiver/ingest');
     const attributes = { receiver: ctx.id, transport: 'http' };
@@ -68,6 +89,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
       budget: new ByteBudget(config.max_in_flight_bytes),
       overConnectionLimit: (req) => overLimit.has(req.socket),
       cors: cors(config.cors),
+      read: config.read_api.enabled ? readHandler({ reader: () => reader, authenticator: () => authenticator as Authenticator, logger: ctx.logger }) : undefined,
       counts,
       encodings: config.compression_algorithms as ContentEncoding[],
       protobufEnabled: protobufEnabled(config),
@@ -99,6 +121,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
         const extension = ctx.host.extension(config.auth.authenticator);
         if (!isAuthenticator(extension)) throw new Error(`auth.authenticator "${config.auth.authenticator}" is not a started authenticator extension; add it to extensions and service.extensions`);
         authenticator = extension;
+        if (config.read_api.enabled) reader = findReader(ctx.host, config.read_api.store);
         const options = {
           headersTimeout: durationMs(config.read_header_timeout),
           requestTimeout: Math.max(durationMs(config.read_timeout), durationMs(config.read_header_timeout)),
@@ -127,16 +150,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
           const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
           socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
         });
-        const listening = server;
-        await new Promise<void>((resolve, reject) => {
-          listening.once('error', reject);
-          listening.listen(port, host, () => {
-            listening.off('error', reject);
-            resolve();
-          });
-        });
-        const address = listening.address() as AddressInfo;
-        const shown = address.family === 'IPv6' ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
+        const shown = await listen(server, port, host);
         ctx.logger.info({ endpoint: shown, tls: config.tls !== undefined }, 'Starting HTTP server');
       },
       async shutdown() {

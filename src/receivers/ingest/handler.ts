@@ -16,6 +16,7 @@ import type { Cors } from './cors.js';
 import type { SignalCounters } from '../../telemetry/counters.js';
 import type { Counter } from '@opentelemetry/api';
 import { MESSAGES, send, sendJson, sendMessage, sendUnavailable } from './respond.js';
+import { READ_PREFIX } from './read.js';
 import type { Route } from './routes.js';
 
 export interface HandlerOptions {
@@ -28,6 +29,8 @@ export interface HandlerOptions {
   /** Whether this request came on a connection beyond max_connections. */
   overConnectionLimit: (req: IncomingMessage) => boolean;
   cors: Cors | undefined;
+  /** The read API (GET /api/v1/query/...), when it is on. */
+  read: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** Own metrics, when enabled: records accepted and refused (the Collector's), and skipped as unreadable. */
   counts: { accepted: SignalCounters; refused: SignalCounters; skipped: Counter; attributes: Record<string, string> } | undefined;
   encodings: readonly ContentEncoding[];
@@ -78,9 +81,14 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const route = routes.get(path);
-    if (route !== undefined && options.cors !== undefined) {
-      if (options.cors.preflight(req, res)) return;
+    const reading = options.read !== undefined && path.startsWith(READ_PREFIX) ? options.read : undefined;
+    if ((route !== undefined || reading !== undefined) && options.cors !== undefined) {
+      if (options.cors.preflight(req, res, reading === undefined ? 'POST' : 'GET')) return;
       options.cors.decorate(req, res);
+    }
+    if (reading !== undefined) {
+      reading(req, res);
+      return;
     }
     if (route === undefined) {
       sendMessage(res, 404, `Not found. otelgate receives POST ${[...routes.keys()].join(', ')}.`);

@@ -32,6 +32,18 @@ describe('CORS', () => {
     });
   });
 
+  it('answers a preflight for the read API with GET, and only GET', async () => {
+    const ask = (method: string) =>
+      fetch(`${gw.url}/api/v1/query/logs`, { method: 'OPTIONS', headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization' } });
+    const get = await ask('GET');
+    expect(get.status).toBe(204);
+    expect(get.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(get.headers.get('access-control-allow-methods')).toBe('GET');
+    const post = await ask('POST');
+    expect(post.status).toBe(204);
+    expect(post.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('gives no CORS headers to an origin or a header it does not allow', async () => {
     for (const response of [await preflight('https://evil.example'), await preflight('https://app.example.com', 'x-other')]) {
       expect(response.status).toBe(204);

@@ -1,0 +1,68 @@
+// `otelgate query logs|spans|metrics --project NAME [filters]`: the read API's rows from the
+// command line, as NDJSON, read straight from the store file of the config's store exporter.
+import { resolve } from 'node:path';
+import { openForReading } from '../exporters/store/database.js';
+import type { StoreConfig } from '../exporters/store/config.js';
+import { readRows } from '../exporters/store/read.js';
+import { parseQuery, QUERY_SIGNALS, QueryError } from '../query/params.js';
+import { readConfig } from './config.js';
+
+export interface QueryOptions {
+  files: string[];
+  project: string | undefined;
+  exporter: string | undefined;
+  /** The filters as given: option name (severity-min) → value. */
+  filters: [string, string][];
+}
+
+/** --severity-min on the command line is severity_min in the API. */
+export const optionName = (parameter: string): string => `--${parameter.replaceAll('_', '-')}`;
+
+function storePath(files: string[], exporter: string | undefined): string {
+  const resolved = readConfig(files);
+  const stores = [...resolved.components.exporter.values()].filter((c) => c.type === 'store');
+  const chosen = exporter === undefined ? stores : stores.filter((c) => c.id === exporter);
+  if (chosen.length !== 1) {
+    const ids = stores.map((c) => c.id).join(', ') || 'none';
+    throw new Error(
+      exporter === undefined
+        ? `the config must define exactly one store exporter to query (found: ${ids}); choose one with --exporter ID`
+        : `no store exporter "${exporter}" in the config (found: ${ids})`,
+    );
+  }
+  return resolve((chosen[0]?.config as StoreConfig).path);
+}
+
+export function queryCommand(what: string | undefined, options: QueryOptions): number {
+  const signal = what === undefined ? undefined : QUERY_SIGNALS[what];
+  if (signal === undefined) {
+    process.stderr.write(`otelgate query: say what to read: logs, spans or metrics (got ${what === undefined ? 'nothing' : `"${what}"`})\n`);
+    return 2;
+  }
+  if (options.project === undefined || options.project.trim() === '') {
+    process.stderr.write('otelgate query: --project NAME is required: rows are read one project at a time\n');
+    return 2;
+  }
+  let query;
+  try {
+    query = parseQuery(signal, options.filters.map(([name, value]) => [name.replaceAll('-', '_'), value]), optionName);
+  } catch (error) {
+    if (!(error instanceof QueryError)) throw error;
+    process.stderr.write(`otelgate query: ${error.message}\n`);
+    return 2;
+  }
+  let rows: string[];
+  try {
+    const db = openForReading(storePath(options.files, options.exporter));
+    try {
+      rows = readRows(db, options.project, query);
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    process.stderr.write(`otelgate query: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  process.stdout.write(rows.length === 0 ? '' : `${rows.join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,28 @@
+// Settings of the store exporter.
+import Type, { type Static } from 'typebox';
+
+const retention = (fallback: string, what: string) =>
+  Type.String({ format: 'duration', default: fallback, description: `How long ${what} are kept, by their own time; "0" keeps them for ever.` });
+
+export const storeSchema = Type.Object(
+  {
+    path: Type.String({ minLength: 1, default: './data/otelgate.db', description: 'The SQLite database file; its folder is created when missing. A relative path is relative to the working directory.' }),
+    synchronous: Type.Enum(['normal', 'full'], {
+      default: 'normal',
+      description: 'normal: a commit survives a crash or kill -9 of otelgate; full: it also survives a power loss or an OS crash, at the cost of an fsync per commit.',
+    }),
+    busy_timeout: Type.String({ format: 'duration', default: '5s', description: 'How long a write waits for a lock held by another process before the request is answered 503.' }),
+    retention: Type.Object(
+      {
+        logs: retention('168h', 'log records'),
+        traces: retention('168h', 'spans'),
+        metrics: retention('720h', 'metric data points (30 days, the interface contract)'),
+        interval: Type.String({ format: 'duration', default: '1h', description: 'How often old rows are deleted; also once at start.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type StoreConfig = Static<typeof storeSchema>;

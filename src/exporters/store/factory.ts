@@ -1,0 +1,88 @@
+// The store exporter: otelgate's embedded store on node:sqlite, the default pipeline's exporter,
+// and what the read API and `otelgate query` read.
+import { resolve } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { durationMs } from '../../config/duration.js';
+import { ShuttingDownError } from '../../errors.js';
+import type { Query } from '../../query/params.js';
+import type { Reader } from '../../query/reader.js';
+import type { ExporterFactory, Exporter } from '../../runtime/component.js';
+import { storeSchema } from './config.js';
+import { openForWriting } from './database.js';
+import { readRows } from './read.js';
+import { Retention } from './retention.js';
+import { Writer } from './writer.js';
+
+export interface StoreExporter extends Exporter, Reader {
+  /** Runs one retention pass now; resolves to the rows deleted per signal. */
+  retain(nowMs?: number): Promise<Record<string, number>>;
+}
+
+export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
+  kind: 'exporter',
+  type: 'store',
+  description: 'The embedded store (SQLite, WAL): answers each batch once committed, keeps it for its retention, serves the read API.',
+  stability: { logs: 'alpha', traces: 'alpha', metrics: 'alpha' },
+  schema: storeSchema,
+  create(config, ctx): StoreExporter {
+    const path = resolve(config.path);
+    let db: DatabaseSync | undefined;
+    let writer: Writer | undefined;
+    let retention: Retention | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const meter = ctx.telemetry.meter('otelgate/exporter/store');
+    const normal = ctx.telemetry.enabled('normal');
+    const commits = normal ? meter.createCounter('otelgate_store_commits', { description: 'Transactions the store committed (group commit: one holds every batch handed over meanwhile)' }) : undefined;
+    const committed = normal ? meter.createCounter('otelgate_store_committed_batches', { description: 'Batches the store committed' }) : undefined;
+    const deletedCounter = ctx.telemetry.enabled('basic') ? meter.createCounter('otelgate_store_retention_deleted_records', { description: 'Rows deleted because they outlived their retention' }) : undefined;
+    const attributes = { exporter: ctx.id };
+
+    const retain = async (nowMs?: number): Promise<Record<string, number>> => {
+      if (retention === undefined) throw new ShuttingDownError();
+      const started = performance.now();
+      const deleted = await retention.pass(nowMs);
+      for (const [signal, count] of Object.entries(deleted)) if (count > 0) deletedCounter?.add(count, { ...attributes, signal });
+      ctx.logger.info({ deleted, duration_ms: Math.round(performance.now() - started) }, 'Retention pass done');
+      return deleted;
+    };
+    const scheduled = (): void => {
+      retain().catch((error: unknown) => ctx.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'Retention pass failed; it runs again at the next interval'));
+    };
+
+    return {
+      async start() {
+        db = openForWriting(path, { synchronous: config.synchronous, busyTimeoutMs: durationMs(config.busy_timeout) });
+        writer = new Writer(db, (batches) => {
+          commits?.add(1, attributes);
+          committed?.add(batches, attributes);
+        });
+        retention = new Retention(db, {
+          logs: durationMs(config.retention.logs),
+          traces: durationMs(config.retention.traces),
+          metrics: durationMs(config.retention.metrics),
+        });
+        ctx.logger.info({ path, synchronous: config.synchronous }, 'Opened the store');
+        setImmediate(scheduled);
+        timer = setInterval(scheduled, durationMs(config.retention.interval));
+        timer.unref();
+      },
+      async shutdown() {
+        clearInterval(timer);
+        await retention?.stop();
+        writer?.close();
+        writer = undefined;
+        retention = undefined;
+        db?.close();
+        db = undefined;
+      },
+      consume(batch) {
+        return writer === undefined ? Promise.reject(new ShuttingDownError()) : writer.write(batch);
+      },
+      read(project: string, query: Query) {
+        if (db === undefined) throw new ShuttingDownError();
+        return readRows(db, project, query);
+      },
+      retain,
+    };
+  },
+};

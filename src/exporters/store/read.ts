@@ -1,0 +1,138 @@
+// Queries of the read API → SQL on the store's tables → rows as JSON text, newest first, always
+// within one project. Stored JSON columns are spliced in as they are.
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { Query } from '../../query/params.js';
+import { doubleJson, intJson } from './json.js';
+import { TABLES } from './schema.js';
+
+type Value = SQLInputValue | undefined;
+type Row = Record<string, Value>;
+
+const str = (v: Value): string => JSON.stringify(v ?? '');
+const u64 = (v: Value): string => `"${BigInt.asUintN(64, v as bigint)}"`;
+const int = (v: Value): number => Number(v);
+
+/** An id column: bytes as lower-case hex, text as it was stored, NULL as "". */
+function id(v: Value): string {
+  if (v instanceof Uint8Array) return `"${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}"`;
+  return str(v);
+}
+
+function number(v: Value): string {
+  return typeof v === 'bigint' ? intJson(v) : doubleJson(v as number);
+}
+
+const HEX_TRACE = /^[0-9a-fA-F]{32}$/;
+
+const LOG_COLUMNS =
+  'time_unix_nano, observed_time_unix_nano, severity_number, severity_text, body, attributes, dropped_attributes_count, resource, scope_name, scope_version, service_name, trace_id, span_id, flags, event_name';
+
+function logJson(r: Row): string {
+  return (
+    `{"time_unix_nano":${u64(r['time_unix_nano'])},"observed_time_unix_nano":${u64(r['observed_time_unix_nano'])},` +
+    `"severity_number":${int(r['severity_number'])},"severity_text":${str(r['severity_text'])},"body":${str(r['body'])},` +
+    `"attributes":${String(r['attributes'])},"dropped_attributes_count":${int(r['dropped_attributes_count'])},"resource":${String(r['resource'])},` +
+    `"scope_name":${str(r['scope_name'])},"scope_version":${str(r['scope_version'])},"service_name":${str(r['service_name'])},` +
+    `"trace_id":${id(r['trace_id'])},"span_id":${id(r['span_id'])},"flags":${int(r['flags'])},"event_name":${str(r['event_name'])}}`
+  );
+}
+
+const SPAN_COLUMNS =
+  'trace_id, span_id, parent_span_id, trace_state, flags, name, kind, start_time_unix_nano, end_time_unix_nano, duration_nano, status_code, status_message, ' +
+  'attributes, dropped_attributes_count, events, dropped_events_count, links, dropped_links_count, resource, scope_name, scope_version, service_name';
+
+function spanJson(r: Row): string {
+  return (
+    `{"trace_id":${id(r['trace_id'])},"span_id":${id(r['span_id'])},"parent_span_id":${id(r['parent_span_id'])},"trace_state":${str(r['trace_state'])},` +
+    `"flags":${int(r['flags'])},"name":${str(r['name'])},"kind":${int(r['kind'])},"start_time_unix_nano":${u64(r['start_time_unix_nano'])},` +
+    `"end_time_unix_nano":${u64(r['end_time_unix_nano'])},"duration_nano":"${String(r['duration_nano'])}","status_code":${int(r['status_code'])},` +
+    `"status_message":${str(r['status_message'])},"attributes":${String(r['attributes'])},"dropped_attributes_count":${int(r['dropped_attributes_count'])},` +
+    `"events":${String(r['events'])},"dropped_events_count":${int(r['dropped_events_count'])},"links":${String(r['links'])},` +
+    `"dropped_links_count":${int(r['dropped_links_count'])},"resource":${String(r['resource'])},"scope_name":${str(r['scope_name'])},` +
+    `"scope_version":${str(r['scope_version'])},"service_name":${str(r['service_name'])}}`
+  );
+}
+
+const POINT_COLUMNS =
+  'metric_name, description, unit, type, temporality, is_monotonic, time_unix_nano, start_time_unix_nano, value, count, sum, min, max, bucket_counts, ' +
+  'explicit_bounds, scale, zero_count, zero_threshold, positive, negative, quantiles, attributes, flags, exemplars, resource, scope_name, scope_version, service_name';
+
+function pointJson(r: Row): string {
+  let out =
+    `{"metric_name":${str(r['metric_name'])},"description":${str(r['description'])},"unit":${str(r['unit'])},"type":${str(r['type'])},` +
+    `"temporality":${int(r['temporality'])},"is_monotonic":${r['is_monotonic'] === 1n ? 'true' : 'false'},` +
+    `"time_unix_nano":${u64(r['time_unix_nano'])},"start_time_unix_nano":${u64(r['start_time_unix_nano'])}`;
+  switch (r['type']) {
+    case 'gauge':
+    case 'sum':
+      out += `,"value":${number(r['value'])}`;
+      break;
+    default:
+      out += `,"count":${int(r['count'])}`;
+      if (r['sum'] !== null) out += `,"sum":${doubleJson(r['sum'] as number)}`;
+      if (r['min'] !== null) out += `,"min":${doubleJson(r['min'] as number)}`;
+      if (r['max'] !== null) out += `,"max":${doubleJson(r['max'] as number)}`;
+      if (r['type'] === 'histogram') out += `,"bucket_counts":${String(r['bucket_counts'])},"explicit_bounds":${String(r['explicit_bounds'])}`;
+      if (r['type'] === 'exponential_histogram') {
+        out += `,"scale":${int(r['scale'])},"zero_count":${int(r['zero_count'])},"zero_threshold":${doubleJson(r['zero_threshold'] as number)},"positive":${String(r['positive'])},"negative":${String(r['negative'])}`;
+      }
+      if (r['type'] === 'summary') out += `,"quantiles":${String(r['quantiles'])}`;
+  }
+  return (
+    `${out},"attributes":${String(r['attributes'])},"flags":${int(r['flags'])},"exemplars":${String(r['exemplars'])},` +
+    `"resource":${String(r['resource'])},"scope_name":${str(r['scope_name'])},"scope_version":${str(r['scope_version'])},"service_name":${str(r['service_name'])}}`
+  );
+}
+
+const SHAPES = {
+  logs: { columns: LOG_COLUMNS, json: logJson },
+  traces: { columns: SPAN_COLUMNS, json: spanJson },
+  metrics: { columns: POINT_COLUMNS, json: pointJson },
+} as const;
+
+export function readRows(db: DatabaseSync, project: string, query: Query): string[] {
+  const { table, time } = TABLES[query.signal];
+  const where = ['project = ?'];
+  const params: SQLInputValue[] = [project];
+  if (query.from !== undefined) {
+    where.push(`${time} >= ?`);
+    params.push(query.from);
+  }
+  if (query.to !== undefined) {
+    where.push(`${time} < ?`);
+    params.push(query.to);
+  }
+  if (query.service !== undefined) {
+    where.push('service_name = ?');
+    params.push(query.service);
+  }
+  if (query.severityMin !== undefined) {
+    where.push('severity_number >= ?');
+    params.push(query.severityMin);
+  }
+  if (query.traceId !== undefined) {
+    // Hex ids are stored as bytes; a simple JSON id that is not hex, as the text it was.
+    const hex = HEX_TRACE.test(query.traceId);
+    if (query.signal === 'logs') {
+      where.push(hex ? 'trace_id IN (?, ?)' : 'trace_id = ?');
+      if (hex) params.push(Buffer.from(query.traceId, 'hex'));
+      params.push(query.traceId);
+    } else {
+      where.push('trace_id = ?');
+      params.push(hex ? Buffer.from(query.traceId, 'hex') : query.traceId);
+    }
+  }
+  if (query.q !== undefined) {
+    where.push('instr(body, ?) > 0');
+    params.push(query.q);
+  }
+  if (query.name !== undefined) {
+    where.push(query.signal === 'metrics' ? 'metric_name = ?' : 'name = ?');
+    params.push(query.name);
+  }
+  const shape = SHAPES[query.signal];
+  const statement = db.prepare(`SELECT ${shape.columns} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${time} DESC, rowid DESC LIMIT ?`);
+  statement.setReadBigInts(true);
+  params.push(query.limit);
+  return (statement.all(...params) as Row[]).map(shape.json);
+}

@@ -1,0 +1,149 @@
+// Group commit: batches handed over while one turn of the event loop runs are written in one
+// transaction, and each is answered only after that transaction commits. A batch is stored whole
+// or not at all (a savepoint each), and any SQLite failure (disk full, locked past busy_timeout,
+// read-only file, corruption) rejects with StorageError, which the receiver answers 503.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { ShuttingDownError, StorageError } from '../../errors.js';
+import type { Batch } from '../../model/batch.js';
+import type { Signal } from '../../model/signal.js';
+import { LOG_COLUMNS, logParams, POINT_COLUMNS, pointParams, SPAN_COLUMNS, spanParams } from './encode.js';
+import { TABLES } from './schema.js';
+
+type Param = string | number | bigint | Uint8Array | null;
+
+interface Pending {
+  batch: Batch;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  failed?: unknown;
+}
+
+const COLUMNS: Record<Signal, number> = { logs: LOG_COLUMNS, traces: SPAN_COLUMNS, metrics: POINT_COLUMNS };
+
+/** Rows per INSERT statement: one statement for many rows costs SQLite far less than one per row. */
+const ROWS_PER_STATEMENT = 64;
+/** Rows per transaction, so that one commit never holds the event loop for long. */
+const ROWS_PER_COMMIT = 20_000;
+
+export interface WriterStats {
+  commits: number;
+  batches: number;
+}
+
+export class Writer {
+  private pending: Pending[] = [];
+  private scheduled = false;
+  private closed = false;
+  private readonly statements = new Map<string, StatementSync>();
+  readonly stats: WriterStats = { commits: 0, batches: 0 };
+
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly onCommit: (batches: number) => void = () => {},
+  ) {}
+
+  write(batch: Batch): Promise<void> {
+    if (this.closed) return Promise.reject(new ShuttingDownError());
+    if (batch.rows.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.pending.push({ batch, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Writes what is pending now; shutdown calls it so that nothing handed over is left unanswered. */
+  flush(): void {
+    this.scheduled = false;
+    while (this.pending.length > 0) {
+      let rows = 0;
+      let take = 0;
+      while (take < this.pending.length && (take === 0 || rows + (this.pending[take] as Pending).batch.rows.length <= ROWS_PER_COMMIT)) {
+        rows += (this.pending[take] as Pending).batch.rows.length;
+        take++;
+      }
+      this.commit(this.pending.splice(0, take));
+    }
+  }
+
+  close(): void {
+    this.flush();
+    this.closed = true;
+  }
+
+  private commit(group: Pending[]): void {
+    const { db } = this;
+    try {
+      db.exec('BEGIN');
+      for (const pending of group) {
+        db.exec('SAVEPOINT batch');
+        try {
+          this.insert(pending.batch);
+          db.exec('RELEASE batch');
+        } catch (error) {
+          // Some failures (a full disk, I/O errors) end the whole transaction: then the group fails.
+          if (!db.isTransaction) throw error;
+          db.exec('ROLLBACK TO batch');
+          db.exec('RELEASE batch');
+          pending.failed = error;
+        }
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.isTransaction) {
+        try {
+          db.exec('ROLLBACK');
+        } catch {
+          // The connection already rolled back; nothing of the group is stored either way.
+        }
+      }
+      for (const pending of group) pending.reject(new StorageError(pending.failed ?? error));
+      return;
+    }
+    this.stats.commits++;
+    this.stats.batches += group.length;
+    this.onCommit(group.length);
+    for (const pending of group) {
+      if (pending.failed === undefined) pending.resolve();
+      else pending.reject(new StorageError(pending.failed));
+    }
+  }
+
+  private insert(batch: Batch): void {
+    const { table } = TABLES[batch.signal];
+    const columns = COLUMNS[batch.signal];
+    const rows = batch.rows;
+    const params: Param[] = [];
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      const end = Math.min(rows.length, start + ROWS_PER_STATEMENT);
+      params.length = 0;
+      for (let i = start; i < end; i++) {
+        switch (batch.signal) {
+          case 'logs':
+            logParams(batch.project, batch.rows[i] as (typeof batch.rows)[number], params);
+            break;
+          case 'traces':
+            spanParams(batch.project, batch.rows[i] as (typeof batch.rows)[number], params);
+            break;
+          case 'metrics':
+            pointParams(batch.project, batch.rows[i] as (typeof batch.rows)[number], params);
+            break;
+        }
+      }
+      this.statement(table, columns, end - start).run(...params);
+    }
+  }
+
+  private statement(table: string, columns: number, rows: number): StatementSync {
+    const key = `${table}:${rows}`;
+    let statement = this.statements.get(key);
+    if (statement === undefined) {
+      const row = `(${new Array<string>(columns).fill('?').join(',')})`;
+      statement = this.db.prepare(`INSERT INTO ${table} VALUES ${new Array<string>(rows).fill(row).join(',')}`);
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+}

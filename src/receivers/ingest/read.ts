@@ -1,0 +1,55 @@
+// The read API on the ingest listener: GET /api/v1/query/{logs,spans,metrics}, authenticated by
+// the same keys and answering only the key's project. Unlike ingest, a bad parameter is a 400
+// naming it: a read loses no data, and the caller needs to know what to fix.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Authenticator } from '../../auth/authenticator.js';
+import { parseQuery, QUERY_SIGNALS, QueryError } from '../../query/params.js';
+import type { Reader } from '../../query/reader.js';
+import { MESSAGES, send, sendMessage } from './respond.js';
+
+export const READ_PREFIX = '/api/v1/query/';
+
+export interface ReadOptions {
+  reader: () => Reader | undefined;
+  authenticator: () => Authenticator;
+  logger: Logger;
+}
+
+export function readHandler(options: ReadOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://otelgate');
+    const signal = QUERY_SIGNALS[url.pathname.slice(READ_PREFIX.length)];
+    if (signal === undefined) {
+      sendMessage(res, 404, `Not found. The read API serves GET ${Object.keys(QUERY_SIGNALS).map((name) => READ_PREFIX + name).join(', ')}.`);
+      return;
+    }
+    if (req.method !== 'GET') {
+      sendMessage(res, 405, `Method ${req.method ?? ''} is not allowed here; use GET.`, { Allow: 'GET' });
+      return;
+    }
+    const reader = options.reader();
+    if (reader === undefined) {
+      sendMessage(res, 404, 'This otelgate keeps no data to read: the read API reads a store exporter, and none is configured for this receiver.');
+      return;
+    }
+    const principal = options.authenticator().authenticate(req.headers);
+    if (principal === undefined) {
+      sendMessage(res, 401, MESSAGES.unauthorized);
+      return;
+    }
+    let rows: string[];
+    try {
+      rows = reader.read(principal.project, parseQuery(signal, url.searchParams));
+    } catch (error) {
+      if (error instanceof QueryError) {
+        sendMessage(res, 400, error.message);
+        return;
+      }
+      options.logger.error({ err: error instanceof Error ? error.message : String(error), key_id: principal.keyId }, 'The store could not be read');
+      sendMessage(res, 503, 'The store is temporarily unavailable. Please retry.', { 'Retry-After': '5' });
+      return;
+    }
+    send(res, 200, 'application/json', Buffer.from(`{"rows":[${rows.join(',')}]}`));
+  };
+}

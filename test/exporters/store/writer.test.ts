@@ -1,0 +1,84 @@
+// The store's writer on a real SQLite file: group commit, a batch stored whole or not at all, and
+// recovery after a failure, without a restart.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openForWriting } from '../../../src/exporters/store/database.js';
+import { Writer } from '../../../src/exporters/store/writer.js';
+import { ShuttingDownError, StorageError } from '../../../src/errors.js';
+import type { Batch } from '../../../src/model/batch.js';
+import { logRow } from '../../helpers/rows.js';
+
+let db: DatabaseSync;
+let writer: Writer;
+
+beforeEach(() => {
+  db = openForWriting(join(mkdtempSync(join(tmpdir(), 'otelgate-writer-')), 'store.db'), { synchronous: 'normal', busyTimeoutMs: 100 });
+  writer = new Writer(db);
+});
+afterEach(() => db.close());
+
+function logs(project: string, count: number, body = (i: number) => `${project}-${i}`): Batch<'logs'> {
+  return { signal: 'logs', project, rows: Array.from({ length: count }, (_, i) => ({ ...logRow(i), body: body(i) })) };
+}
+
+const count = (where = '1'): number => Number((db.prepare(`SELECT count(*) AS n FROM logs WHERE ${where}`).get() as { n: number }).n);
+
+describe('store writer', () => {
+  it('commits the batches handed over in one turn of the event loop together, and answers each after the commit', async () => {
+    const answers = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => writer.write(logs(`p${i}`, 100))));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill('fulfilled'));
+    expect(writer.stats).toEqual({ commits: 1, batches: 10 });
+    expect(count()).toBe(1000);
+
+    await writer.write(logs('q', 1));
+    await writer.write(logs('q', 1));
+    expect(writer.stats).toEqual({ commits: 3, batches: 12 });
+  });
+
+  it('splits a large group so that one transaction stays bounded', async () => {
+    await Promise.all([writer.write(logs('a', 15_000)), writer.write(logs('b', 15_000)), writer.write(logs('c', 4_000))]);
+    // 15,000 + 15,000 would pass 20,000 rows; 15,000 + 4,000 does not.
+    expect(writer.stats).toEqual({ commits: 2, batches: 3 });
+    expect(count()).toBe(34_000);
+  });
+
+  it('stores a batch whole or not at all: a failing batch leaves nothing behind and the others of its group are stored', async () => {
+    db.exec(`CREATE TRIGGER poison BEFORE INSERT ON logs WHEN NEW.body = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned row'); END`);
+    const answers = await Promise.allSettled([
+      writer.write(logs('first', 300)),
+      writer.write(logs('middle', 300, (i) => (i === 150 ? 'poison' : `middle-${i}`))),
+      writer.write(logs('last', 300)),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const error = (answers[1] as PromiseRejectedResult).reason as StorageError;
+    expect(error).toBeInstanceOf(StorageError);
+    expect(error.code).toBe('STORAGE_UNAVAILABLE');
+    expect(error.retryable).toBe(true);
+    expect(error.message).toBe('the store could not write: poisoned row');
+    expect([count("project = 'first'"), count("project = 'middle'"), count("project = 'last'")]).toEqual([300, 0, 300]);
+  });
+
+  it('fails every batch of a group the database refuses, and writes again once it can, without reopening', async () => {
+    db.exec('PRAGMA query_only = ON');
+    const refused = await Promise.allSettled([writer.write(logs('a', 10)), writer.write(logs('b', 10))]);
+    expect(refused.map((a) => a.status)).toEqual(['rejected', 'rejected']);
+    expect(refused.every((a) => a.status === 'rejected' && a.reason instanceof StorageError)).toBe(true);
+    expect(db.isTransaction).toBe(false);
+    expect(count()).toBe(0);
+
+    db.exec('PRAGMA query_only = OFF');
+    await writer.write(logs('a', 10));
+    expect(count()).toBe(10);
+  });
+
+  it('writes what is pending when closed, then refuses with ShuttingDownError', async () => {
+    const pending = writer.write(logs('a', 5));
+    writer.close();
+    await pending;
+    expect(count()).toBe(5);
+    await expect(writer.write(logs('a', 1))).rejects.toBeInstanceOf(ShuttingDownError);
+  });
+});
