@@ -50,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
+      tokens: true,
       options: {
         config: { type: 'string', short: 'c', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -71,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`otelgate: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
   if (values.help === true) {
     process.stdout.write(USAGE);
     return 0;
@@ -97,6 +98,12 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'query') {
     const { configFiles } = await import('./commands/config.js');
     const { queryCommand } = await import('./commands/query.js');
+    // parseArgs keeps the last of a repeated option; the read API refuses a repeated parameter, and so does this.
+    const repeated = FILTERS.find((name) => tokens.filter((t) => t.kind === 'option' && t.name === name).length > 1);
+    if (repeated !== undefined) {
+      process.stderr.write(`otelgate query: --${repeated} is given more than once\n`);
+      return 2;
+    }
     const filters = FILTERS.flatMap((name) => (values[name] === undefined ? [] : [[name, values[name]] as [string, string]]));
     return queryCommand(rest[0], { files: configFiles(values.config), project: values.project, exporter: values.exporter, filters });
   }

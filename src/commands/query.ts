@@ -24,9 +24,10 @@ function storePath(files: string[], exporter: string | undefined): string {
   const chosen = exporter === undefined ? stores : stores.filter((c) => c.id === exporter);
   if (chosen.length !== 1) {
     const ids = stores.map((c) => c.id).join(', ') || 'none';
+    if (stores.length === 0) throw new Error('the config has no store exporter, so there is nothing to query; give the --config of the otelgate that stores the data');
     throw new Error(
       exporter === undefined
-        ? `the config must define exactly one store exporter to query (found: ${ids}); choose one with --exporter ID`
+        ? `the config has several store exporters (${ids}); choose one with --exporter ID`
         : `no store exporter "${exporter}" in the config (found: ${ids})`,
     );
   }
@@ -34,7 +35,7 @@ function storePath(files: string[], exporter: string | undefined): string {
 }
 
 export function queryCommand(what: string | undefined, options: QueryOptions): number {
-  const signal = what === undefined ? undefined : QUERY_SIGNALS[what];
+  const signal = what === undefined ? undefined : QUERY_SIGNALS.get(what);
   if (signal === undefined) {
     process.stderr.write(`otelgate query: say what to read: logs, spans or metrics (got ${what === undefined ? 'nothing' : `"${what}"`})\n`);
     return 2;

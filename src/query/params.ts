@@ -26,7 +26,11 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 10_000;
 
 /** The read API's name for each signal's rows: /api/v1/query/logs, /spans, /metrics. */
-export const QUERY_SIGNALS: Record<string, Signal> = { logs: 'logs', spans: 'traces', metrics: 'metrics' };
+export const QUERY_SIGNALS: ReadonlyMap<string, Signal> = new Map([
+  ['logs', 'logs'],
+  ['spans', 'traces'],
+  ['metrics', 'metrics'],
+]);
 
 const COMMON = ['from', 'to', 'service', 'limit'];
 export const PARAMETERS: Record<Signal, readonly string[]> = {
@@ -46,7 +50,8 @@ export class QueryError extends Error {
 
 function time(name: string, text: string): bigint {
   // Digits alone are epoch nanoseconds, exactly; anything else must be an ISO 8601 date-time.
-  const ns = /^\d+$/.test(text) ? BigInt(text) : /^\d{4}-\d{2}-\d{2}[Tt ]/.test(text) ? parseTimestamp(text) : undefined;
+  // parseTimestamp takes only times after the epoch (a log's time of 0 means "none"); a bound may be the epoch itself.
+  const ns = /^\d+$/.test(text) ? BigInt(text) : /^\d{4}-\d{2}-\d{2}[Tt ]/.test(text) ? (parseTimestamp(text) ?? (Date.parse(text) === 0 ? 0n : undefined)) : undefined;
   if (ns === undefined || ns >= 2n ** 63n) {
     throw new QueryError(name, `${name} must be an ISO 8601 date-time (2026-11-22T08:00:00Z) or nanoseconds since the epoch; got "${text}"`);
   }

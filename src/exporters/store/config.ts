@@ -11,7 +11,7 @@ export const storeSchema = Type.Object(
       default: 'normal',
       description: 'normal: a commit survives a crash or kill -9 of otelgate; full: it also survives a power loss or an OS crash, at the cost of an fsync per commit.',
     }),
-    busy_timeout: Type.String({ format: 'duration', default: '5s', description: 'How long a write waits for a lock held by another process before the request is answered 503.' }),
+    busy_timeout: Type.String({ format: 'duration', default: '1s', description: 'How long a write waits for a lock held by another process before the request is answered 503. The wait holds all of otelgate (node:sqlite is synchronous), so keep it short.' }),
     retention: Type.Object(
       {
         logs: retention('168h', 'log records'),

@@ -15,8 +15,13 @@ export function idParam(id: string, bytes: number): Uint8Array | string | null {
   return id.length === bytes * 2 && HEX.test(id) ? Buffer.from(id, 'hex') : id;
 }
 
-/** uint64 nanoseconds in SQLite's int64: values past 2^63 wrap, and wrap back when read. */
-export const timeParam = (ns: bigint): bigint => BigInt.asIntN(64, ns);
+const MAX_TIME = 2n ** 63n - 1n;
+
+/**
+ * uint64 nanoseconds in SQLite's int64: a time past 2^63 (after the year 2262) is kept as the
+ * largest one, so that it still sorts last and never looks old to retention.
+ */
+export const timeParam = (ns: bigint): bigint => (ns > MAX_TIME ? MAX_TIME : ns);
 
 interface EncodedResource {
   json: string;
@@ -85,7 +90,7 @@ export function spanParams(project: string, row: SpanRow, out: Param[]): void {
     row.kind,
     timeParam(row.startTimeUnixNano),
     timeParam(row.endTimeUnixNano),
-    BigInt.asIntN(64, row.endTimeUnixNano - row.startTimeUnixNano),
+    timeParam(row.endTimeUnixNano > row.startTimeUnixNano ? row.endTimeUnixNano - row.startTimeUnixNano : 0n),
     row.statusCode,
     row.statusMessage,
     attributesJson(row.attributes),

@@ -46,6 +46,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
       return deleted;
     };
     const scheduled = (): void => {
+      if (retention === undefined) return;
       retain().catch((error: unknown) => ctx.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'Retention pass failed; it runs again at the next interval'));
     };
 

@@ -114,9 +114,10 @@ export function readRows(db: DatabaseSync, project: string, query: Query): strin
     // Hex ids are stored as bytes; a simple JSON id that is not hex, as the text it was.
     const hex = HEX_TRACE.test(query.traceId);
     if (query.signal === 'logs') {
-      where.push(hex ? 'trace_id IN (?, ?)' : 'trace_id = ?');
-      if (hex) params.push(Buffer.from(query.traceId, 'hex'));
-      params.push(query.traceId);
+      // A simple JSON id kept as text matches in either case, as a hex id stored as bytes does.
+      where.push(hex ? 'trace_id IN (?, ?, ?)' : 'trace_id = ?');
+      if (hex) params.push(Buffer.from(query.traceId, 'hex'), query.traceId.toLowerCase(), query.traceId.toUpperCase());
+      else params.push(query.traceId);
     } else {
       where.push('trace_id = ?');
       params.push(hex ? Buffer.from(query.traceId, 'hex') : query.traceId);

@@ -1,5 +1,5 @@
 // The store's tables: one per signal, every row carrying its project. Layout choices:
-// - times are INTEGER nanoseconds; uint64 values past 2^63 (year 2262) wrap into the sign bit and back;
+// - times are INTEGER nanoseconds; a uint64 time past 2^63 - 1 (after the year 2262) is kept as 2^63 - 1;
 // - trace and span ids are 16- and 8-byte BLOBs (half the size of hex text, which is what makes the
 //   trace-id index cheap to maintain); an id a simple JSON client sent that is not lower-case hex
 //   is kept as the TEXT it was, in the same column (ANY in a STRICT table);

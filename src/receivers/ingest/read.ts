@@ -19,9 +19,9 @@ export interface ReadOptions {
 export function readHandler(options: ReadOptions): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://otelgate');
-    const signal = QUERY_SIGNALS[url.pathname.slice(READ_PREFIX.length)];
+    const signal = QUERY_SIGNALS.get(url.pathname.slice(READ_PREFIX.length));
     if (signal === undefined) {
-      sendMessage(res, 404, `Not found. The read API serves GET ${Object.keys(QUERY_SIGNALS).map((name) => READ_PREFIX + name).join(', ')}.`);
+      sendMessage(res, 404, `Not found. The read API serves GET ${[...QUERY_SIGNALS.keys()].map((name) => READ_PREFIX + name).join(', ')}.`);
       return;
     }
     if (req.method !== 'GET') {

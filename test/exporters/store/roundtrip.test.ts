@@ -18,7 +18,7 @@ const PATHS = { logs: '/v1/logs', traces: '/v1/traces', metrics: '/v1/metrics' }
 let gw: Gateway;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'otelgate-roundtrip-'));
-  gw = await startGateway({ config: STORE_CONFIG(join(dir, 'otelgate.db')), projects: ['viajson', 'viaproto', 'simple'] });
+  gw = await startGateway({ config: STORE_CONFIG(join(dir, 'otelgate.db')), projects: ['viajson', 'viaproto', 'simple', 'upper'] });
 });
 afterAll(async () => {
   expect(await gw.stop()).toBe(0);
@@ -118,5 +118,15 @@ describe('store round trip', () => {
       event_name: 'invoice.sent',
     });
     expect(BigInt(row['observed_time_unix_nano'] as string)).toBeGreaterThan(1795165200123456789n);
+  });
+
+  it('finds a simple JSON trace id sent in upper-case hex by either case, and shows it as sent', async () => {
+    const id = '5B8EFFF798038103D269B633813FC60C';
+    expect((await post('/api/v1/ingest', gw.keys['upper'] as string, 'application/json', JSON.stringify({ message: 'upper', trace_id: id }))).status).toBe(202);
+    for (const asked of [id, id.toLowerCase()]) {
+      const read = await gw.read('logs', gw.keys['upper'], { trace_id: asked, from: '1970-01-01T00:00:00Z' });
+      expect(read.status).toBe(200);
+      expect(read.body.rows?.map((r) => [r['body'], r['trace_id']])).toEqual([['upper', id]]);
+    }
   });
 });
