@@ -1,7 +1,9 @@
 // Test-only components for driving the runtime: they record what happens to them, in order.
 import Type from 'typebox';
 import type { Batch } from '../../src/model/batch.js';
-import type { Consumer, ExporterFactory, ExtensionFactory, ProcessorFactory, ReceiverFactory } from '../../src/runtime/component.js';
+import type { Component, ComponentContext, Consumer, ExporterFactory, ExtensionFactory, Kind, ProcessorFactory, ReceiverFactory } from '../../src/runtime/component.js';
+import { SelfMetrics } from '../../src/telemetry/metrics.js';
+import { memoryLogger } from './logger.js';
 
 export interface Recorder {
   events: string[];
@@ -103,4 +105,11 @@ export function testExtension(rec: Recorder, failStart = false): ExtensionFactor
       shutdown: async () => void rec.events.push(`shutdown ${ctx.id}`),
     }),
   };
+}
+
+/** A ComponentContext as the Service gives one, with a logger that keeps its lines, no extensions or exporters, and metrics off. */
+export function testContext(id: string, kind: Kind): { ctx: ComponentContext; lines: Record<string, unknown>[] } {
+  const { logger, lines } = memoryLogger();
+  const host = { extension: () => undefined, exporters: () => new Map<string, Component>() };
+  return { ctx: { id, kind, logger, host, telemetry: new SelfMetrics({ level: 'none', readers: [] }, logger) }, lines };
 }

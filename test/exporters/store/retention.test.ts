@@ -15,10 +15,9 @@ import type { Signal } from '../../../src/model/signal.js';
 import type { SpanRow } from '../../../src/model/traces.js';
 import { parseQuery } from '../../../src/query/params.js';
 import type { Component } from '../../../src/runtime/component.js';
-import { SelfMetrics } from '../../../src/telemetry/metrics.js';
 import { configFrom } from '../../helpers/config.js';
 import { startGateway, STORE_CONFIG, type Gateway } from '../../helpers/gateway.js';
-import { memoryLogger } from '../../helpers/logger.js';
+import { testContext } from '../../helpers/components.js';
 import { logRow, metricBatch, resource, scope, spanBatch } from '../../helpers/rows.js';
 
 const MS_PER_DAY = 86_400_000;
@@ -58,15 +57,8 @@ afterEach(async () => {
 
 /** The store from its factory, as the Service makes it; resolves once its start-up retention pass is done. */
 async function startStore(config: StoreConfig): Promise<Started> {
-  const { logger, lines } = memoryLogger();
-  const host = { extension: () => undefined, exporters: () => new Map<string, Component>() };
-  const exporter = storeExporterFactory.create(config, {
-    id: 'store',
-    kind: 'exporter',
-    logger,
-    host,
-    telemetry: new SelfMetrics({ level: 'none', readers: [] }, logger),
-  }) as StoreExporter;
+  const { ctx, lines } = testContext('store', 'exporter');
+  const exporter = storeExporterFactory.create(config, ctx) as StoreExporter;
   await exporter.start();
   running.push(exporter);
   for (let i = 0; i < 200 && !lines.some((l) => l['msg'] === 'Retention pass done'); i++) await new Promise((r) => setTimeout(r, 10));

@@ -11,9 +11,8 @@ import { goDuration, healthCheckExtensionFactory } from '../../../src/extensions
 import type { Component } from '../../../src/runtime/component.js';
 import { Registry } from '../../../src/runtime/registry.js';
 import { Service } from '../../../src/runtime/service.js';
-import { SelfMetrics } from '../../../src/telemetry/metrics.js';
 import { RunningCli } from '../../helpers/cli.js';
-import { captureExporter, recorder, testReceiver } from '../../helpers/components.js';
+import { captureExporter, recorder, testContext, testReceiver } from '../../helpers/components.js';
 import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { logBatch } from '../../helpers/rows.js';
@@ -46,17 +45,9 @@ function states(lines: Record<string, unknown>[]): unknown[] {
 
 /** The extension alone, from its factory, as the Service would make it. */
 async function startAlone(settings: Partial<HealthCheckConfig> = {}): Promise<{ component: Component; base: string; lines: Record<string, unknown>[] }> {
-  const { logger, lines } = memoryLogger();
+  const { ctx, lines } = testContext('health_check', 'extension');
   const config: HealthCheckConfig = { endpoint: '127.0.0.1:0', path: '/', ...settings };
-  // A variable, not a literal in place, so that it fits Host with or without members this test does not use.
-  const host = { extension: () => undefined, exporters: () => new Map<string, Component>() };
-  const component = healthCheckExtensionFactory.create(config, {
-    id: 'health_check',
-    kind: 'extension',
-    logger,
-    host,
-    telemetry: new SelfMetrics({ level: 'none', readers: [] }, logger),
-  });
+  const component = healthCheckExtensionFactory.create(config, ctx);
   await component.start();
   return { component, base: baseUrl(lines), lines };
 }
