@@ -52,11 +52,19 @@ export function queryCommand(what: string | undefined, options: QueryOptions): n
     process.stderr.write(`otelgate query: ${error.message}\n`);
     return 2;
   }
-  let rows: string[];
   try {
     const db = openForReading(storePath(options.files, options.exporter));
     try {
-      rows = readRows(db, options.project, query);
+      // Rows go out as they are read, a chunk at a time: an answer of any size never sits in memory whole.
+      let chunk = '';
+      for (const row of readRows(db, options.project, query)) {
+        chunk += `${row}\n`;
+        if (chunk.length > 1 << 20) {
+          process.stdout.write(chunk);
+          chunk = '';
+        }
+      }
+      if (chunk !== '') process.stdout.write(chunk);
     } finally {
       db.close();
     }
@@ -64,6 +72,5 @@ export function queryCommand(what: string | undefined, options: QueryOptions): n
     process.stderr.write(`otelgate query: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  process.stdout.write(rows.length === 0 ? '' : `${rows.join('\n')}\n`);
   return 0;
 }

@@ -23,6 +23,8 @@ export function spanProblem(row: SpanRow): string | undefined {
 }
 
 const finite = (n: number | undefined): boolean => n === undefined || Number.isFinite(n);
+// Counts are uint64 on the wire but kept as numbers: one past 2^53 could not be kept exactly.
+const countable = (n: number): boolean => Number.isSafeInteger(n);
 
 /** The spec's rules: no storable time, a NaN or infinite value, or histogram buckets that do not fit their bounds. */
 export function pointProblem(row: DataPointRow): string | undefined {
@@ -32,15 +34,20 @@ export function pointProblem(row: DataPointRow): string | undefined {
       return typeof row.value === 'number' && !Number.isFinite(row.value) ? 'value is NaN or infinite' : undefined;
     case 'histogram':
       if (!finite(row.sum)) return 'sum is NaN or infinite';
+      if (!countable(row.count) || !row.bucketCounts.every(countable)) return 'a count is beyond 2^53';
       // A histogram may carry no buckets at all (count and sum only); with buckets there is one more than bounds.
       if ((row.bucketCounts.length > 0 || row.explicitBounds.length > 0) && row.bucketCounts.length !== row.explicitBounds.length + 1) {
         return 'bucket counts do not match bounds';
       }
       return undefined;
     case 'exponential_histogram':
-      return finite(row.sum) ? undefined : 'sum is NaN or infinite';
+      if (!finite(row.sum)) return 'sum is NaN or infinite';
+      if (!Number.isFinite(row.zeroThreshold)) return 'zero threshold is NaN or infinite';
+      if (![row.count, row.zeroCount, ...row.positive.bucketCounts, ...row.negative.bucketCounts].every(countable)) return 'a count is beyond 2^53';
+      return undefined;
     case 'summary':
       if (!Number.isFinite(row.sum)) return 'sum is NaN or infinite';
+      if (!countable(row.count)) return 'count is beyond 2^53';
       return row.quantiles.every((q) => Number.isFinite(q.value) && Number.isFinite(q.quantile)) ? undefined : 'quantile value is NaN or infinite';
   }
 }

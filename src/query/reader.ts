@@ -2,9 +2,25 @@
 import type { Component } from '../runtime/component.js';
 import type { Query } from './params.js';
 
-export interface Reader extends Component {
+export interface ReadResult {
   /** Each row is one JSON object's text in the read API's form (docs/read-api.md). */
-  read(project: string, query: Query): string[];
+  rows: string[];
+  /** True when the answer stopped before `limit` because it grew too large. */
+  truncated: boolean;
+}
+
+export interface Reader extends Component {
+  read(project: string, query: Query): Promise<ReadResult>;
+}
+
+/** A read the store would not run or finish: answered 503, with Retry-After when trying again soon can help. */
+export class ReadRefused extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
 }
 
 export function isReader(component: Component | undefined): component is Reader {

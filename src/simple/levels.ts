@@ -23,5 +23,7 @@ const LEVELS: Record<string, number> = {
 
 /** The severity number for a level name (any case); 0 (unspecified) for a name not in the table. */
 export function severityNumber(level: string): number {
-  return LEVELS[level.trim().toLowerCase()] ?? 0;
+  const name = level.trim().toLowerCase();
+  // Own keys only: "constructor" is no level.
+  return Object.hasOwn(LEVELS, name) ? (LEVELS[name] as number) : 0;
 }

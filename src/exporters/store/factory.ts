@@ -9,9 +9,16 @@ import type { Reader } from '../../query/reader.js';
 import type { ExporterFactory, Exporter } from '../../runtime/component.js';
 import { storeSchema } from './config.js';
 import { openForWriting } from './database.js';
-import { readRows } from './read.js';
+import { ReaderThread } from './reader.js';
 import { Retention } from './retention.js';
 import { Writer } from './writer.js';
+
+/** A query's time on the reader thread before it is stopped (and answered 503 with advice to narrow it). */
+const READ_TIMEOUT_MS = 10_000;
+/** Reads waiting for the reader thread beyond this are answered 503 with Retry-After. */
+const MAX_QUEUED_READS = 32;
+/** An answer stops after the row that takes it past 32 MiB of JSON, and says it was truncated. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export interface StoreExporter extends Exporter, Reader {
   /** Runs one retention pass now; resolves to the rows deleted per signal. */
@@ -30,6 +37,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
     let writer: Writer | undefined;
     let retention: Retention | undefined;
     let timer: NodeJS.Timeout | undefined;
+    let reader: ReaderThread | undefined;
     const meter = ctx.telemetry.meter('otelgate/exporter/store');
     const normal = ctx.telemetry.enabled('normal');
     const commits = normal ? meter.createCounter('otelgate_store_commits', { description: 'Transactions the store committed (group commit: one holds every batch handed over meanwhile)' }) : undefined;
@@ -62,6 +70,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
           traces: durationMs(config.retention.traces),
           metrics: durationMs(config.retention.metrics),
         });
+        reader = new ReaderThread(path, { timeoutMs: READ_TIMEOUT_MS, maxQueued: MAX_QUEUED_READS, maxBytes: MAX_ANSWER_BYTES });
         ctx.logger.info({ path, synchronous: config.synchronous }, 'Opened the store');
         setImmediate(scheduled);
         timer = setInterval(scheduled, durationMs(config.retention.interval));
@@ -69,6 +78,8 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
       },
       async shutdown() {
         clearInterval(timer);
+        await reader?.close();
+        reader = undefined;
         await retention?.stop();
         writer?.close();
         writer = undefined;
@@ -80,8 +91,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
         return writer === undefined ? Promise.reject(new ShuttingDownError()) : writer.write(batch);
       },
       read(project: string, query: Query) {
-        if (db === undefined) throw new ShuttingDownError();
-        return readRows(db, project, query);
+        return reader === undefined ? Promise.reject(new ShuttingDownError()) : reader.read(project, query);
       },
       retain,
     };

@@ -68,13 +68,13 @@ function pointJson(r: Row): string {
       out += `,"value":${number(r['value'])}`;
       break;
     default:
-      out += `,"count":${int(r['count'])}`;
+      out += `,"count":${intJson(r['count'] as bigint)}`;
       if (r['sum'] !== null) out += `,"sum":${doubleJson(r['sum'] as number)}`;
       if (r['min'] !== null) out += `,"min":${doubleJson(r['min'] as number)}`;
       if (r['max'] !== null) out += `,"max":${doubleJson(r['max'] as number)}`;
       if (r['type'] === 'histogram') out += `,"bucket_counts":${String(r['bucket_counts'])},"explicit_bounds":${String(r['explicit_bounds'])}`;
       if (r['type'] === 'exponential_histogram') {
-        out += `,"scale":${int(r['scale'])},"zero_count":${int(r['zero_count'])},"zero_threshold":${doubleJson(r['zero_threshold'] as number)},"positive":${String(r['positive'])},"negative":${String(r['negative'])}`;
+        out += `,"scale":${int(r['scale'])},"zero_count":${intJson(r['zero_count'] as bigint)},"zero_threshold":${doubleJson(r['zero_threshold'] as number)},"positive":${String(r['positive'])},"negative":${String(r['negative'])}`;
       }
       if (r['type'] === 'summary') out += `,"quantiles":${String(r['quantiles'])}`;
   }
@@ -90,7 +90,8 @@ const SHAPES = {
   metrics: { columns: POINT_COLUMNS, json: pointJson },
 } as const;
 
-export function readRows(db: DatabaseSync, project: string, query: Query): string[] {
+/** The rows of a query as they are read, so that a caller can stop early or pass each on. */
+export function* readRows(db: DatabaseSync, project: string, query: Query): Generator<string> {
   const { table, time } = TABLES[query.signal];
   const where = ['project = ?'];
   const params: SQLInputValue[] = [project];
@@ -114,9 +115,9 @@ export function readRows(db: DatabaseSync, project: string, query: Query): strin
     // Hex ids are stored as bytes; a simple JSON id that is not hex, as the text it was.
     const hex = HEX_TRACE.test(query.traceId);
     if (query.signal === 'logs') {
-      // A simple JSON id kept as text matches in either case, as a hex id stored as bytes does.
-      where.push(hex ? 'trace_id IN (?, ?, ?)' : 'trace_id = ?');
-      if (hex) params.push(Buffer.from(query.traceId, 'hex'), query.traceId.toLowerCase(), query.traceId.toUpperCase());
+      // A simple JSON id kept as text matches as given and in either case, as a hex id stored as bytes does.
+      where.push(hex ? 'trace_id IN (?, ?, ?, ?)' : 'trace_id = ?');
+      if (hex) params.push(Buffer.from(query.traceId, 'hex'), query.traceId, query.traceId.toLowerCase(), query.traceId.toUpperCase());
       else params.push(query.traceId);
     } else {
       where.push('trace_id = ?');
@@ -135,5 +136,5 @@ export function readRows(db: DatabaseSync, project: string, query: Query): strin
   const statement = db.prepare(`SELECT ${shape.columns} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${time} DESC, rowid DESC LIMIT ?`);
   statement.setReadBigInts(true);
   params.push(query.limit);
-  return (statement.all(...params) as Row[]).map(shape.json);
+  for (const row of statement.iterate(...params)) yield shape.json(row as Row);
 }

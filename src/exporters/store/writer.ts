@@ -1,9 +1,12 @@
 // Group commit: batches handed over while one turn of the event loop runs are written in one
 // transaction, and each is answered only after that transaction commits. A batch is stored whole
-// or not at all (a savepoint each), and any SQLite failure (disk full, locked past busy_timeout,
-// read-only file, corruption) rejects with StorageError, which the receiver answers 503.
+// or not at all (a savepoint each). A failure of the store (disk full, locked past busy_timeout,
+// read-only file, corruption) rejects with StorageError, which the receiver answers 503 so the
+// client retries; a value SQLite refuses (a constraint, a number it cannot bind) would be refused
+// again on every retry, so it rejects with PermanentError and the client is told the records
+// were not stored.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { ShuttingDownError, StorageError } from '../../errors.js';
+import { PermanentError, ShuttingDownError, StorageError } from '../../errors.js';
 import type { Batch } from '../../model/batch.js';
 import type { Signal } from '../../model/signal.js';
 import { LOG_COLUMNS, logParams, POINT_COLUMNS, pointParams, SPAN_COLUMNS, spanParams } from './encode.js';
@@ -16,6 +19,16 @@ interface Pending {
   resolve: () => void;
   reject: (error: unknown) => void;
   failed?: unknown;
+}
+
+// SQLite's primary result codes for a value refused as such: CONSTRAINT, MISMATCH, TOOBIG, RANGE.
+const DATA_CODES = new Set([19, 20, 18, 25]);
+
+/** What a failed write means for the client: retry later (the store's fault), or never (the data's). */
+function failure(error: unknown): StorageError | PermanentError {
+  const { errcode, code } = error as { errcode?: number; code?: string };
+  const refusedValue = (errcode !== undefined && DATA_CODES.has(errcode & 0xff)) || code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_ARG_TYPE';
+  return refusedValue ? new PermanentError(`the store refused the batch: ${error instanceof Error ? error.message : String(error)}`, { cause: error }) : new StorageError(error);
 }
 
 const COLUMNS: Record<Signal, number> = { logs: LOG_COLUMNS, traces: SPAN_COLUMNS, metrics: POINT_COLUMNS };
@@ -54,22 +67,30 @@ export class Writer {
     });
   }
 
-  /** Writes what is pending now; shutdown calls it so that nothing handed over is left unanswered. */
-  flush(): void {
+  /**
+   * Commits one transaction's worth of what is pending, and gives the event loop a turn before the
+   * next: a backlog never holds otelgate for longer than one commit. `all` (at shutdown) writes
+   * everything at once, so that nothing handed over is left unanswered.
+   */
+  flush(all = false): void {
     this.scheduled = false;
-    while (this.pending.length > 0) {
+    do {
       let rows = 0;
       let take = 0;
       while (take < this.pending.length && (take === 0 || rows + (this.pending[take] as Pending).batch.rows.length <= ROWS_PER_COMMIT)) {
         rows += (this.pending[take] as Pending).batch.rows.length;
         take++;
       }
-      this.commit(this.pending.splice(0, take));
+      if (take > 0) this.commit(this.pending.splice(0, take));
+    } while (all && this.pending.length > 0);
+    if (this.pending.length > 0) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
     }
   }
 
   close(): void {
-    this.flush();
+    this.flush(true);
     this.closed = true;
   }
 
@@ -99,7 +120,7 @@ export class Writer {
           // The connection already rolled back; nothing of the group is stored either way.
         }
       }
-      for (const pending of group) pending.reject(new StorageError(pending.failed ?? error));
+      for (const pending of group) pending.reject(failure(pending.failed ?? error));
       return;
     }
     this.stats.commits++;
@@ -107,7 +128,7 @@ export class Writer {
     this.onCommit(group.length);
     for (const pending of group) {
       if (pending.failed === undefined) pending.resolve();
-      else pending.reject(new StorageError(pending.failed));
+      else pending.reject(failure(pending.failed));
     }
   }
 

@@ -61,11 +61,15 @@ export const healthCheckExtensionFactory: ExtensionFactory<typeof healthCheckSch
       res.writeHead(up === undefined ? 503 : 200, { 'Content-Type': 'application/json' });
       res.end(up === undefined ? NOT_AVAILABLE : JSON.stringify({ status: 'Server available', upSince: up.since, uptime: goDuration(process.hrtime.bigint() - up.at) }));
     };
-    // Any method, as the Collector; the query string is not part of the path.
+    // As the Collector's (Go's ServeMux): a path ending in "/" answers everything below it, so the
+    // default "/" answers every URL; any other path answers only itself. Any method; the query
+    // string is not part of the path.
+    const subtree = config.path.endsWith('/');
     const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
       const url = req.url ?? '/';
       const query = url.indexOf('?');
-      if ((query === -1 ? url : url.slice(0, query)) === config.path) {
+      const path = query === -1 ? url : url.slice(0, query);
+      if (subtree ? path.startsWith(config.path) : path === config.path) {
         answer(res);
         return;
       }

@@ -32,11 +32,14 @@ export function str(value: unknown, what: string): string {
 const UINT = /^\d+$/;
 const INT = /^-?\d+$/;
 
+/** The 32-bit fields (enums, int32, uint32, fixed32): anything outside what 32 bits hold is not one. */
 export function int(value: unknown, what: string): number {
   if (value === undefined || value === null) return 0;
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string' && INT.test(value)) return Number(value);
-  throw new ShapeError(`${what} is not an integer`);
+  let n: number | undefined;
+  if (typeof value === 'number' && Number.isInteger(value)) n = value;
+  else if (typeof value === 'string' && INT.test(value)) n = Number(value);
+  if (n === undefined || n < -(2 ** 31) || n > 2 ** 32 - 1) throw new ShapeError(`${what} is not a 32-bit integer`);
+  return n;
 }
 
 const UINT64_MAX = 2n ** 64n - 1n;
@@ -69,8 +72,7 @@ const SPECIAL_DOUBLES: Record<string, number> = { NaN: Number.NaN, Infinity: Num
 export function double(value: unknown, what: string): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string') {
-    const special = SPECIAL_DOUBLES[value];
-    if (special !== undefined) return special;
+    if (Object.hasOwn(SPECIAL_DOUBLES, value)) return SPECIAL_DOUBLES[value] as number;
     const n = Number(value);
     if (value.trim() !== '' && !Number.isNaN(n)) return n;
   }

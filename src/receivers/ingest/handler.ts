@@ -30,7 +30,7 @@ export interface HandlerOptions {
   overConnectionLimit: (req: IncomingMessage) => boolean;
   cors: Cors | undefined;
   /** The read API (GET /api/v1/query/...), when it is on. */
-  read: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  read: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   /** Own metrics, when enabled: records accepted and refused (the Collector's), and skipped as unreadable. */
   counts: { accepted: SignalCounters; refused: SignalCounters; skipped: Counter; attributes: Record<string, string> } | undefined;
   encodings: readonly ContentEncoding[];
@@ -87,7 +87,7 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
       options.cors.decorate(req, res);
     }
     if (reading !== undefined) {
-      reading(req, res);
+      await reading(req, res);
       return;
     }
     if (route === undefined) {

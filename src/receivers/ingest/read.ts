@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../../auth/authenticator.js';
 import { parseQuery, QUERY_SIGNALS, QueryError } from '../../query/params.js';
-import type { Reader } from '../../query/reader.js';
+import { ReadRefused, type Reader, type ReadResult } from '../../query/reader.js';
 import { MESSAGES, send, sendMessage } from './respond.js';
 
 export const READ_PREFIX = '/api/v1/query/';
@@ -16,8 +16,8 @@ export interface ReadOptions {
   logger: Logger;
 }
 
-export function readHandler(options: ReadOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
+export function readHandler(options: ReadOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://otelgate');
     const signal = QUERY_SIGNALS.get(url.pathname.slice(READ_PREFIX.length));
     if (signal === undefined) {
@@ -38,18 +38,23 @@ export function readHandler(options: ReadOptions): (req: IncomingMessage, res: S
       sendMessage(res, 401, MESSAGES.unauthorized);
       return;
     }
-    let rows: string[];
+    let result: ReadResult;
     try {
-      rows = reader.read(principal.project, parseQuery(signal, url.searchParams));
+      result = await reader.read(principal.project, parseQuery(signal, url.searchParams));
     } catch (error) {
       if (error instanceof QueryError) {
         sendMessage(res, 400, error.message);
+        return;
+      }
+      if (error instanceof ReadRefused) {
+        sendMessage(res, 503, `The read was not answered: ${error.message}.`, error.retryable ? { 'Retry-After': '5' } : {});
         return;
       }
       options.logger.error({ err: error instanceof Error ? error.message : String(error), key_id: principal.keyId }, 'The store could not be read');
       sendMessage(res, 503, 'The store is temporarily unavailable. Please retry.', { 'Retry-After': '5' });
       return;
     }
-    send(res, 200, 'application/json', Buffer.from(`{"rows":[${rows.join(',')}]}`));
+    const rows = result.rows.join(',');
+    send(res, 200, 'application/json', Buffer.from(result.truncated ? `{"rows":[${rows}],"truncated":true}` : `{"rows":[${rows}]}`));
   };
 }

@@ -103,8 +103,10 @@ function points(project: string, marker: string, times: bigint[]): Batch<'metric
 const NAME_FIELD: Record<Signal, string> = { logs: 'body', traces: 'name', metrics: 'metric_name' };
 
 /** What the store answers for one project and signal: the marker field of every row, newest first. */
-function names(exporter: StoreExporter, project: string, signal: Signal): string[] {
-  return exporter.read(project, parseQuery(signal, [['limit', '10000']])).map((text) => (JSON.parse(text) as Record<string, string>)[NAME_FIELD[signal]] as string);
+async function names(exporter: StoreExporter, project: string, signal: Signal): Promise<string[]> {
+  const { rows, truncated } = await exporter.read(project, parseQuery(signal, [['limit', '10000']]));
+  expect(truncated).toBe(false);
+  return rows.map((text) => (JSON.parse(text) as Record<string, string>)[NAME_FIELD[signal]] as string);
 }
 
 describe('store retention, in process', () => {
@@ -128,21 +130,21 @@ describe('store retention, in process', () => {
     await exporter.consume(points('default', 'point-old', [daysAgo(31), daysAgo(31) + 3n, metricCutoff - 1n]));
     await exporter.consume(points('default', 'point-new', [daysAgo(29), metricCutoff, daysAgo(8)]));
 
-    expect(names(exporter, 'default', 'logs')).toHaveLength(8);
-    expect(names(exporter, 'default', 'traces')).toHaveLength(5);
-    expect(names(exporter, 'default', 'metrics')).toHaveLength(6);
+    expect(await names(exporter, 'default', 'logs')).toHaveLength(8);
+    expect(await names(exporter, 'default', 'traces')).toHaveLength(5);
+    expect(await names(exporter, 'default', 'metrics')).toHaveLength(6);
 
     expect(await exporter.retain(nowMs)).toEqual({ logs: 4, traces: 2, metrics: 3 });
 
-    expect(names(exporter, 'default', 'logs')).toEqual(['log-new-3', 'log-new-1', 'log-new-0', 'log-new-2']);
-    expect(names(exporter, 'default', 'traces')).toEqual(['span-new-1', 'span-new-0', 'span-new-2']);
-    expect(names(exporter, 'default', 'metrics')).toEqual(['point-new-2', 'point-new-0', 'point-new-1']);
+    expect(await names(exporter, 'default', 'logs')).toEqual(['log-new-3', 'log-new-1', 'log-new-0', 'log-new-2']);
+    expect(await names(exporter, 'default', 'traces')).toEqual(['span-new-1', 'span-new-0', 'span-new-2']);
+    expect(await names(exporter, 'default', 'metrics')).toEqual(['point-new-2', 'point-new-0', 'point-new-1']);
 
     // A second pass at the same time finds nothing more to delete.
     expect(await exporter.retain(nowMs)).toEqual({ logs: 0, traces: 0, metrics: 0 });
-    expect(names(exporter, 'default', 'logs')).toHaveLength(4);
-    expect(names(exporter, 'default', 'traces')).toHaveLength(3);
-    expect(names(exporter, 'default', 'metrics')).toHaveLength(3);
+    expect(await names(exporter, 'default', 'logs')).toHaveLength(4);
+    expect(await names(exporter, 'default', 'traces')).toHaveLength(3);
+    expect(await names(exporter, 'default', 'metrics')).toHaveLength(3);
   });
 
   it('keeps a time past 2^63 ns (after 2262) as the largest time: newest, never expired early', async () => {
@@ -152,7 +154,7 @@ describe('store retention, in process', () => {
     await exporter.consume(logs('default', 'far', [2n ** 63n + 5n, 2n ** 64n - 1n]));
     await exporter.consume(logs('default', 'now', [nowNs]));
     expect(await exporter.retain(nowMs)).toEqual({ logs: 0, traces: 0, metrics: 0 });
-    const rows = exporter.read('default', parseQuery('logs', [])).map((text) => JSON.parse(text) as Record<string, string>);
+    const rows = (await exporter.read('default', parseQuery('logs', []))).rows.map((text) => JSON.parse(text) as Record<string, string>);
     expect(rows.map((r) => [r['body'], r['time_unix_nano']])).toEqual([
       ['far-1', '9223372036854775807'],
       ['far-0', '9223372036854775807'],
@@ -169,9 +171,9 @@ describe('store retention, in process', () => {
     await exporter.consume(points('default', 'point', [longAgo, 1n, BigInt(nowMs - 31 * MS_PER_DAY) * NS_PER_MS]));
 
     expect(await exporter.retain(nowMs)).toEqual({ logs: 0, traces: 0, metrics: 0 });
-    expect(names(exporter, 'default', 'logs').sort()).toEqual(['log-0', 'log-1', 'log-2']);
-    expect(names(exporter, 'default', 'traces').sort()).toEqual(['span-0', 'span-1']);
-    expect(names(exporter, 'default', 'metrics').sort()).toEqual(['point-0', 'point-1', 'point-2']);
+    expect((await names(exporter, 'default', 'logs')).sort()).toEqual(['log-0', 'log-1', 'log-2']);
+    expect((await names(exporter, 'default', 'traces')).sort()).toEqual(['span-0', 'span-1']);
+    expect((await names(exporter, 'default', 'metrics')).sort()).toEqual(['point-0', 'point-1', 'point-2']);
     expect(lines.filter((l) => l['msg'] === 'Retention pass done')).toHaveLength(2);
   });
 
@@ -188,13 +190,13 @@ describe('store retention, in process', () => {
     await exporter.consume(logs('beta', 'beta-new', [young]));
     // Other signals have nothing old.
     await exporter.consume(spans('alpha', 'span-new', [young]));
-    expect(names(exporter, 'alpha', 'logs')).toHaveLength(7_001);
-    expect(names(exporter, 'beta', 'logs')).toHaveLength(5_001);
+    expect(await names(exporter, 'alpha', 'logs')).toHaveLength(7_001);
+    expect(await names(exporter, 'beta', 'logs')).toHaveLength(5_001);
 
     expect(await exporter.retain(nowMs)).toEqual({ logs: 12_000, traces: 0, metrics: 0 });
-    expect(names(exporter, 'alpha', 'logs')).toEqual(['alpha-new-0']);
-    expect(names(exporter, 'beta', 'logs')).toEqual(['beta-new-0']);
-    expect(names(exporter, 'alpha', 'traces')).toEqual(['span-new-0']);
+    expect(await names(exporter, 'alpha', 'logs')).toEqual(['alpha-new-0']);
+    expect(await names(exporter, 'beta', 'logs')).toEqual(['beta-new-0']);
+    expect(await names(exporter, 'alpha', 'traces')).toEqual(['span-new-0']);
     const done = lines.filter((l) => l['msg'] === 'Retention pass done');
     expect(done.map((l) => l['deleted'])).toEqual([
       { logs: 0, traces: 0, metrics: 0 },

@@ -18,7 +18,7 @@ const PATHS = { logs: '/v1/logs', traces: '/v1/traces', metrics: '/v1/metrics' }
 let gw: Gateway;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'otelgate-roundtrip-'));
-  gw = await startGateway({ config: STORE_CONFIG(join(dir, 'otelgate.db')), projects: ['viajson', 'viaproto', 'simple', 'upper'] });
+  gw = await startGateway({ config: STORE_CONFIG(join(dir, 'otelgate.db')), projects: ['viajson', 'viaproto', 'simple', 'upper', 'refused', 'big'] });
 });
 afterAll(async () => {
   expect(await gw.stop()).toBe(0);
@@ -128,5 +128,71 @@ describe('store round trip', () => {
       expect(read.status).toBe(200);
       expect(read.body.rows?.map((r) => [r['body'], r['trace_id']])).toEqual([['upper', id]]);
     }
+  });
+
+  it('finds a simple JSON trace id in mixed case by the exact text too', async () => {
+    const id = '4bF92f3577b34da6a3ce929d0e0e4736';
+    expect((await post('/api/v1/ingest', gw.keys['upper'] as string, 'application/json', JSON.stringify({ message: 'mixed', trace_id: id }))).status).toBe(202);
+    const read = await gw.read('logs', gw.keys['upper'], { trace_id: id });
+    expect(read.body.rows?.map((r) => [r['body'], r['trace_id']])).toEqual([['mixed', id]]);
+  });
+
+  it('skips and counts records whose values SQLite could not hold, instead of answering 503 for ever', async () => {
+    const key = gw.keys['refused'] as string;
+    const T = '1763798000000000000';
+    const logs = (record: object) => ({ resourceLogs: [{ scopeLogs: [{ logRecords: [record, { timeUnixNano: T, body: { stringValue: 'kept' } }] }] }] });
+    const gauge = (point: object) => ({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', gauge: { dataPoints: [point, { timeUnixNano: T, asDouble: 1 }] } }] }] }] });
+    const expo = (point: object) => ({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'e', exponentialHistogram: { aggregationTemporality: 2, dataPoints: [point] } }] }] }] });
+    const cases: [string, object][] = [
+      ['/v1/logs', logs({ timeUnixNano: T, severityNumber: 1e300, body: { stringValue: 'huge severity' } })],
+      ['/v1/logs', logs({ timeUnixNano: T, flags: 2 ** 40, body: { stringValue: 'huge flags' } })],
+      ['/v1/metrics', gauge({ timeUnixNano: T, asDouble: 'constructor' })],
+      ['/v1/metrics', gauge({ timeUnixNano: T, asDouble: 2, count: '1' })],
+      ['/v1/metrics', expo({ timeUnixNano: T, count: '1', sum: 1, scale: 0, zeroCount: '0', zeroThreshold: 'NaN' })],
+      ['/v1/metrics', expo({ timeUnixNano: T, count: '18446744073709551615', sum: 1, scale: 0, zeroCount: '0' })],
+    ];
+    const answers = [];
+    for (const [path, body] of cases) {
+      const response = await post(path, key, 'application/json', JSON.stringify(body));
+      answers.push([response.status, ((await response.json()) as { partialSuccess?: { rejectedLogRecords?: string; rejectedDataPoints?: string } }).partialSuccess]);
+    }
+    expect(answers.map(([status, partial]) => [status, partial === undefined ? 0 : Number(Object.values(partial as object)[0])])).toEqual([
+      [200, 1],
+      [200, 1],
+      [200, 1],
+      [200, 0],
+      [200, 1],
+      [200, 1],
+    ]);
+    const simple = await post('/api/v1/ingest', key, 'application/json', JSON.stringify([{ message: 'level named like a prototype member', level: 'constructor' }]));
+    expect([simple.status, await simple.json()]).toEqual([202, { accepted: 1, skipped: 0 }]);
+
+    const logsRead = await gw.read('logs', key);
+    expect(logsRead.body.rows?.map((r) => [r['body'], r['severity_number']])).toEqual([
+      ['level named like a prototype member', 0],
+      ['kept', 0],
+      ['kept', 0],
+    ]);
+    const pointsRead = await gw.read('metrics', key);
+    expect(pointsRead.status).toBe(200);
+    expect(pointsRead.body.rows?.map((r) => [r['metric_name'], r['value']])).toEqual([
+      ['m', 1],
+      ['m', 2],
+      ['m', 1],
+    ]);
+  });
+
+  it('stops an answer past 32 MiB and says it was truncated', async () => {
+    const key = gw.keys['big'] as string;
+    const huge = 'x'.repeat(17 * 1024 * 1024);
+    for (const marker of ['first', 'second']) {
+      const answer = await post('/api/v1/ingest', key, 'application/json', JSON.stringify({ message: `${marker} ${huge}` }));
+      expect(answer.status).toBe(202);
+    }
+    const read = await gw.read('logs', key);
+    expect(read.status).toBe(200);
+    expect(read.body.rows).toHaveLength(1);
+    expect((read.body.rows?.[0]?.['body'] as string).slice(0, 7)).toBe('second ');
+    expect((read.body as { truncated?: boolean }).truncated).toBe(true);
   });
 });

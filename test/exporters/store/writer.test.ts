@@ -7,7 +7,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openForWriting } from '../../../src/exporters/store/database.js';
 import { Writer } from '../../../src/exporters/store/writer.js';
-import { ShuttingDownError, StorageError } from '../../../src/errors.js';
+import { PermanentError, ShuttingDownError, StorageError } from '../../../src/errors.js';
 import type { Batch } from '../../../src/model/batch.js';
 import { logRow } from '../../helpers/rows.js';
 
@@ -45,7 +45,7 @@ describe('store writer', () => {
     expect(count()).toBe(34_000);
   });
 
-  it('stores a batch whole or not at all: a failing batch leaves nothing behind and the others of its group are stored', async () => {
+  it('stores a batch whole or not at all: a batch with a value SQLite refuses leaves nothing behind, is refused for good, and the others of its group are stored', async () => {
     db.exec(`CREATE TRIGGER poison BEFORE INSERT ON logs WHEN NEW.body = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned row'); END`);
     const answers = await Promise.allSettled([
       writer.write(logs('first', 300)),
@@ -53,11 +53,12 @@ describe('store writer', () => {
       writer.write(logs('last', 300)),
     ]);
     expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    const error = (answers[1] as PromiseRejectedResult).reason as StorageError;
-    expect(error).toBeInstanceOf(StorageError);
-    expect(error.code).toBe('STORAGE_UNAVAILABLE');
-    expect(error.retryable).toBe(true);
-    expect(error.message).toBe('the store could not write: poisoned row');
+    // A constraint refuses the same rows on every retry: the client must not be told to retry.
+    const error = (answers[1] as PromiseRejectedResult).reason as PermanentError;
+    expect(error).toBeInstanceOf(PermanentError);
+    expect(error.code).toBe('DATA_PERMANENT');
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe('the store refused the batch: poisoned row');
     expect([count("project = 'first'"), count("project = 'middle'"), count("project = 'last'")]).toEqual([300, 0, 300]);
   });
 
@@ -65,7 +66,7 @@ describe('store writer', () => {
     db.exec('PRAGMA query_only = ON');
     const refused = await Promise.allSettled([writer.write(logs('a', 10)), writer.write(logs('b', 10))]);
     expect(refused.map((a) => a.status)).toEqual(['rejected', 'rejected']);
-    expect(refused.every((a) => a.status === 'rejected' && a.reason instanceof StorageError)).toBe(true);
+    expect(refused.every((a) => a.status === 'rejected' && a.reason instanceof StorageError && a.reason.retryable)).toBe(true);
     expect(db.isTransaction).toBe(false);
     expect(count()).toBe(0);
 

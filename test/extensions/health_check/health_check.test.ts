@@ -99,6 +99,19 @@ describe('health_check extension', () => {
     await component.shutdown();
   });
 
+  it('answers everything below a path that ends in "/", as Go\'s ServeMux: the default "/" answers every URL', async () => {
+    for (const [path, answered, notFound] of [
+      ['/', ['/', '/healthz', '/a/b?c=d'], []],
+      ['/health/', ['/health/', '/health/live', '/health/a/b'], ['/health', '/healthz', '/']],
+    ] as const) {
+      const { component, base } = await startAlone({ path });
+      component.ready?.();
+      for (const url of answered) expect([url, (await get(base, url)).status]).toEqual([url, 200]);
+      for (const url of notFound) expect([url, (await get(base, url)).status]).toEqual([url, 404]);
+      await component.shutdown();
+    }
+  });
+
   it('answers response_body.unhealthy with 503 and response_body.healthy with 200 instead of the JSON', async () => {
     const { component, base } = await startAlone({ response_body: { healthy: 'I am fine', unhealthy: 'not yet' } });
     expect(await get(base)).toEqual({ status: 503, type: 'text/plain; charset=utf-8', body: 'not yet' });

@@ -1,0 +1,264 @@
+// npm run bench: otelgate on one core, the load generator on the other, each workload against
+// each pipeline after a warm-up, three times, medians reported beside ceilings measured in the
+// same run on the same core. Writes a table to stdout, bench/out/results.json and bench/RESULTS.md.
+//
+// A workload or a pipeline is one entry in WORKLOADS or PIPELINES below.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { generateKey } from '../dist/auth/key.js';
+import { writeKeysFile } from '../dist/auth/keysfile.js';
+import { gzip, otlpJson, otlpProtobuf, simpleJson } from './payloads.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..');
+const NODE = process.execPath;
+const QUICK = process.argv.includes('--quick');
+const TIMING = QUICK ? { warmupMs: 300, durationMs: 1000, repeats: 1 } : { warmupMs: 1000, durationMs: 3000, repeats: 3 };
+const CONNECTIONS = 8;
+const OTELGATE_CORE = '0';
+const LOAD_CORE = '1';
+
+const WORKLOADS = [
+  { name: 'logs protobuf', signal: 'logs', format: 'otlp', encoding: 'protobuf', records: 1000 },
+  { name: 'logs JSON', signal: 'logs', format: 'otlp', encoding: 'json', records: 1000 },
+  { name: 'logs protobuf gzip', signal: 'logs', format: 'otlp', encoding: 'protobuf', gzip: true, records: 1000 },
+  { name: 'traces protobuf', signal: 'traces', format: 'otlp', encoding: 'protobuf', records: 1000 },
+  { name: 'metrics protobuf', signal: 'metrics', format: 'otlp', encoding: 'protobuf', records: 1000 },
+  { name: 'simple JSON', signal: 'logs', format: 'simple', encoding: 'json', records: 1000 },
+  { name: 'logs protobuf small', signal: 'logs', format: 'otlp', encoding: 'protobuf', records: 10 },
+];
+
+const PIPELINES = {
+  nop: 'exporters: {nop: {}}',
+  store: (dir) => `exporters: {store: {path: ${join(dir, 'bench.db')}}}`,
+};
+
+// ---- bodies ----
+const work = mkdtempSync(join(tmpdir(), 'otelgate-bench-'));
+function prepare(w) {
+  let body;
+  if (w.format === 'simple') body = Buffer.from(JSON.stringify(simpleJson(w.records)));
+  else if (w.encoding === 'json') body = Buffer.from(JSON.stringify(otlpJson(w.signal, w.records)));
+  else body = otlpProtobuf(w.signal, w.records);
+  const timeFormat = w.format === 'simple' ? 'iso' : w.encoding === 'json' ? 'decimal' : 'fixed64';
+  const bodyFile = join(work, `${w.name.replaceAll(' ', '-')}.bin`);
+  writeFileSync(bodyFile, body);
+  const path = w.format === 'simple' ? '/api/v1/ingest' : `/v1/${w.signal}`;
+  const headers = { 'Content-Type': w.encoding === 'json' ? 'application/json' : 'application/x-protobuf' };
+  if (w.gzip) headers['Content-Encoding'] = 'gzip';
+  // The body on file is uncompressed: the load generator moves its times to the present, then compresses it.
+  return { ...w, bodyFile, bytes: w.gzip ? gzip(body).length : body.length, path, headers, timeFormat };
+}
+const workloads = WORKLOADS.map(prepare);
+
+// ---- processes ----
+const key = generateKey();
+const keysFile = join(work, 'keys.yaml');
+writeKeysFile(keysFile, [{ id: key.id, project: 'bench', sha256: key.sha256 }]);
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const pinned = (core, args) => (core === undefined ? [NODE, args] : ['taskset', ['-c', core, NODE, ...args]]);
+
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+const peakRssMiB = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+/** Starts a server process and resolves with its pid, port and a stop function once it listens. */
+function startServer(command, args, ready) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk;
+      const port = ready(output);
+      if (port !== undefined) resolve({ pid: child.pid, port, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.stderr.setEncoding('utf8').on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${output}`)));
+  });
+}
+
+function startOtelgate(pipeline, core) {
+  const dir = mkdtempSync(join(work, 'run-'));
+  const exporter = typeof PIPELINES[pipeline] === 'function' ? PIPELINES[pipeline](dir) : PIPELINES[pipeline];
+  const config = join(dir, 'config.yaml');
+  writeFileSync(
+    config,
+    `extensions: {apikeyauth: {keys_file: ${keysFile}}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\n${exporter}\n` +
+      `service:\n  extensions: [apikeyauth]\n  pipelines:\n` +
+      ['logs', 'traces', 'metrics'].map((s) => `    ${s}: {receivers: [ingest], exporters: [${pipeline}]}\n`).join(''),
+  );
+  const [command, args] = pinned(core, ['dist/cli.js', 'run', '--config', config]);
+  return startServer(command, args, (output) => /"endpoint":"127\.0\.0\.1:(\d+)"/.exec(output)?.[1]).then((server) => ({ ...server, dir }));
+}
+
+/** One load-generator run; resolves with its results and the server's CPU seconds over the measured window. */
+function load(server, w, options = {}) {
+  const settings = { host: '127.0.0.1', port: Number(server.port), path: w.path, headers: { ...w.headers, Authorization: `Bearer ${key.key}` }, bodyFile: w.bodyFile, timeFormat: options.fixedBody ? undefined : w.timeFormat, gzip: w.gzip === true, connections: options.connections ?? CONNECTIONS, ...TIMING, rate: options.rate };
+  return new Promise((resolve, reject) => {
+    // core: undefined → the load generator's own core; null → not pinned (the both-cores run).
+    const [command, args] = pinned(options.core === null ? undefined : LOAD_CORE, [join(HERE, 'loadgen.mjs'), JSON.stringify(settings)]);
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let cpuStart = 0;
+    let cpuEnd = 0;
+    setTimeout(() => (cpuStart = cpuSeconds(server.pid)), settings.warmupMs);
+    setTimeout(() => (cpuEnd = cpuSeconds(server.pid)), settings.warmupMs + settings.durationMs);
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
+    child.once('exit', () => {
+      try {
+        const result = JSON.parse(out);
+        const ok = (result.statuses['200'] ?? 0) + (result.statuses['202'] ?? 0);
+        resolve({ ...result, ok, rps: result.requests / result.seconds, recordsPerSecond: (ok * w.records) / result.seconds, cpu: cpuEnd - cpuStart });
+      } catch (error) {
+        reject(new Error(`load generator failed: ${out} ${error}`));
+      }
+    });
+  });
+}
+
+async function measure(server, w, options = {}) {
+  const runs = [];
+  for (let i = 0; i < TIMING.repeats; i++) runs.push(await load(server, w, options));
+  const mid = (f) => median(runs.map(f));
+  const bad = runs.flatMap((r) => Object.entries(r.statuses).filter(([s]) => s !== '200' && s !== '202').map(([s, n]) => `${n}×${s}`));
+  return {
+    recordsPerSecond: mid((r) => r.recordsPerSecond),
+    requestsPerSecond: mid((r) => r.rps),
+    p50: mid((r) => r.p50),
+    p99: mid((r) => r.p99),
+    cpuPerMillion: mid((r) => (r.ok === 0 ? 0 : (r.cpu / (r.ok * w.records)) * 1e6)),
+    cpuShare: mid((r) => r.cpu / r.seconds),
+    notOk: bad,
+  };
+}
+
+// ---- the run ----
+const started = Date.now();
+const log = (text) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${text}\n`);
+const results = { date: new Date().toISOString(), machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version }, timing: TIMING, connections: CONNECTIONS, workloads: {}, extra: {} };
+
+log('ceilings in process (decode, protobufjs, sqlite inserts)');
+{
+  const [command, args] = pinned(OTELGATE_CORE, [join(HERE, 'ceilings.mjs'), JSON.stringify({ workloads: workloads.map((w) => ({ ...w, insert: true })), warmupMs: TIMING.warmupMs / 2, durationMs: TIMING.durationMs / 1.5, repeats: TIMING.repeats })]);
+  const ceilings = JSON.parse(execFileSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 }));
+  for (const w of workloads) results.workloads[w.name] = { bytes: w.bytes, records: w.records, ceilings: ceilings[w.name], pipelines: {} };
+}
+
+log('ceiling: bare HTTP server');
+{
+  const bare = await startServer(...pinned(OTELGATE_CORE, [join(HERE, 'bare-server.mjs')]), (o) => /listening (\d+)/.exec(o)?.[1]);
+  // The bare server does not read the body, so the load generator sends it unchanged: the ceiling is the server's, not the generator's.
+  for (const w of workloads) results.workloads[w.name].ceilings.bareRequestsPerSecond = (await measure(bare, w, { fixedBody: true })).requestsPerSecond;
+  await bare.stop();
+  const pbjs = await startServer(...pinned(OTELGATE_CORE, [join(HERE, 'bare-server.mjs'), '--protobufjs']), (o) => /listening (\d+)/.exec(o)?.[1]);
+  results.workloads['logs protobuf'].ceilings.protobufjsServerRecordsPerSecond = (await measure(pbjs, workloads[0])).recordsPerSecond;
+  await pbjs.stop();
+}
+
+for (const pipeline of Object.keys(PIPELINES)) {
+  for (const w of workloads) {
+    log(`otelgate: ${w.name} → ${pipeline}`);
+    const server = await startOtelgate(pipeline, OTELGATE_CORE);
+    const measured = await measure(server, w);
+    measured.peakRssMiB = peakRssMiB(server.pid);
+    await server.stop();
+    rmSync(server.dir, { recursive: true, force: true });
+    results.workloads[w.name].pipelines[pipeline] = measured;
+  }
+}
+
+log('extra: 10 k records/s as 100-record requests; p99 at half the maximum; both cores');
+{
+  const hundred = prepare({ name: 'logs protobuf 100', signal: 'logs', format: 'otlp', encoding: 'protobuf', records: 100 });
+  for (const pipeline of Object.keys(PIPELINES)) {
+    const server = await startOtelgate(pipeline, OTELGATE_CORE);
+    const steady = await measure(server, hundred, { rate: 100, connections: 4 });
+    steady.peakRssMiB = peakRssMiB(server.pid);
+    results.extra[`steady 10k/s → ${pipeline}`] = steady;
+    const max = results.workloads['logs protobuf'].pipelines[pipeline].requestsPerSecond;
+    results.extra[`half max → ${pipeline}`] = await measure(server, workloads[0], { rate: max / 2 });
+    await server.stop();
+  }
+  const both = await startOtelgate('nop', undefined);
+  results.extra['both cores → nop'] = await measure(both, workloads[0], { core: null });
+  await both.stop();
+}
+
+// ---- report ----
+const k = (n) => (n >= 100_000 ? `${Math.round(n / 1000)} k` : n >= 10_000 ? `${(n / 1000).toFixed(1)} k` : `${Math.round(n)}`);
+const pct = (a, b) => (b > 0 ? `${Math.round((100 * a) / b)} %` : '');
+const ms = (n) => n.toFixed(n < 10 ? 2 : 1);
+const rows = [];
+for (const [name, w] of Object.entries(results.workloads)) {
+  for (const [pipeline, m] of Object.entries(w.pipelines)) {
+    rows.push([
+      name,
+      pipeline,
+      k(m.recordsPerSecond),
+      k(m.requestsPerSecond),
+      ms(m.p50),
+      ms(m.p99),
+      m.cpuPerMillion.toFixed(2),
+      Math.round(m.peakRssMiB),
+      `${k(w.ceilings.decode)} (${pct(m.recordsPerSecond, w.ceilings.decode)})`,
+      pipeline === 'store' ? `${k(w.ceilings.insert)} (${pct(m.recordsPerSecond, w.ceilings.insert)})` : '',
+      `${k(w.ceilings.bareRequestsPerSecond)} (${pct(m.requestsPerSecond, w.ceilings.bareRequestsPerSecond)})`,
+      m.notOk.join(' '),
+    ]);
+  }
+}
+const header = ['workload', 'pipeline', 'records/s', 'req/s', 'p50 ms', 'p99 ms', 'CPU s/M rec', 'peak RSS MiB', 'decode ceiling (b)', 'insert ceiling (c)', 'bare server req/s (a)', 'not 2xx'];
+const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+
+const w0 = results.workloads['logs protobuf'];
+const wj = results.workloads['logs JSON'];
+const ws = results.workloads['logs protobuf small'];
+const e = results.extra;
+const targets = [
+  ['OTLP logs protobuf → nop ≥ 70 % of the decode ceiling (b)', pct(w0.pipelines.nop.recordsPerSecond, w0.ceilings.decode)],
+  ['… and ≥ 2× the same pipeline on protobufjs decoding', `${(w0.pipelines.nop.recordsPerSecond / w0.ceilings.protobufjsServerRecordsPerSecond).toFixed(2)}× (protobufjs server ${k(w0.ceilings.protobufjsServerRecordsPerSecond)} rec/s; in-process protobufjs ${k(w0.ceilings.protobufjs)} vs own ${k(w0.ceilings.decode)})`],
+  ['OTLP JSON logs → nop ≥ 70 % of the JSON decode ceiling', pct(wj.pipelines.nop.recordsPerSecond, wj.ceilings.decode)],
+  ['OTLP logs protobuf → store ≥ 100 k records/s', `${k(w0.pipelines.store.recordsPerSecond)} rec/s`],
+  ['… and ≥ 60 % of the insert ceiling (c)', pct(w0.pipelines.store.recordsPerSecond, w0.ceilings.insert)],
+  ['Small requests (10 records) → nop ≥ 60 % of the bare server req/s', pct(ws.pipelines.nop.requestsPerSecond, ws.ceilings.bareRequestsPerSecond)],
+  ['10 k rec/s as 100-record requests → store: CPU ≤ 15 % of a core, RSS ≤ 120 MiB', `${Math.round(100 * e['steady 10k/s → store'].cpuShare)} % CPU, ${Math.round(e['steady 10k/s → store'].peakRssMiB)} MiB (nop: ${Math.round(100 * e['steady 10k/s → nop'].cpuShare)} %, ${Math.round(e['steady 10k/s → nop'].peakRssMiB)} MiB)`],
+  ['p99 at half the maximum throughput < 20 ms', `nop ${ms(e['half max → nop'].p99)} ms, store ${ms(e['half max → store'].p99)} ms`],
+  ['Peak RSS under sustained full load < 250 MB', `${Math.round(Math.max(...Object.values(results.workloads).flatMap((w) => Object.values(w.pipelines).map((m) => m.peakRssMiB))) * 1.048576)} MB`],
+  ['Both cores (load generator on the same cores) ≥ 1.6× one core', `${(e['both cores → nop'].recordsPerSecond / w0.pipelines.nop.recordsPerSecond).toFixed(2)}×`],
+];
+const targetTable = ['| target | measured |', '| --- | --- |', ...targets.map(([t, m]) => `| ${t} | ${m} |`)].join('\n');
+
+const machine = `${results.machine.cores} cores (${results.machine.cpu}), Node ${results.machine.node}, ${results.date.slice(0, 10)}`;
+const markdown = `# Benchmark results
+
+Latest \`npm run bench\` on this machine: ${machine}. otelgate on core ${OTELGATE_CORE}, the load generator
+(bench/loadgen.mjs, ${CONNECTIONS} keep-alive connections) on core ${LOAD_CORE}; each figure is the median of ${TIMING.repeats}
+runs of ${TIMING.durationMs / 1000} s after ${TIMING.warmupMs / 1000} s of warm-up. Ceilings are measured in the same run on the same
+core: (a) a bare Node HTTP server reading the body and answering \`{}\`; (b) decoding the same body to rows in process
+(otelgate's decoder); (c) inserting the same rows into node:sqlite with the store's schema and indexes, one
+1,000-row batch per transaction. Percentages are otelgate's share of the ceiling. CPU is otelgate's own
+(utime + stime from /proc) over the measured window.
+
+## Targets
+
+${targetTable}
+
+## Every workload
+
+${table}
+`;
+mkdirSync(join(HERE, 'out'), { recursive: true });
+writeFileSync(join(HERE, 'out', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+if (!QUICK) writeFileSync(join(HERE, 'RESULTS.md'), markdown);
+process.stdout.write(`${markdown}\n`);
+log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+rmSync(work, { recursive: true, force: true });
