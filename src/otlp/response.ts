@@ -35,10 +35,10 @@ function encodeProtobuf(partial: PartialSuccess): Buffer {
   return Buffer.concat([Buffer.from(head), Buffer.from(inner), message]);
 }
 
-export function exportResponse(signal: Signal, encoding: Encoding, partial: PartialSuccess | undefined): { contentType: string; body: Buffer } {
+export function exportResponse(signal: Signal, encoding: Encoding, partial: PartialSuccess | undefined): { contentType: string; body: Buffer | string } {
   if (encoding === 'protobuf') {
     return { contentType: 'application/x-protobuf', body: partial === undefined ? Buffer.alloc(0) : encodeProtobuf(partial) };
   }
   const json = partial === undefined ? {} : { partialSuccess: { [REJECTED_FIELD[signal]]: partial.rejected, errorMessage: partial.errorMessage } };
-  return { contentType: 'application/json', body: Buffer.from(JSON.stringify(json)) };
+  return { contentType: 'application/json', body: JSON.stringify(json) };
 }

@@ -9,10 +9,13 @@ import type { Reader } from '../../query/reader.js';
 import type { ExporterFactory, Exporter } from '../../runtime/component.js';
 import { storeSchema } from './config.js';
 import { openForWriting } from './database.js';
+import { Checkpointer } from './checkpointer.js';
 import { ReaderThread } from './reader.js';
 import { Retention } from './retention.js';
 import { Writer } from './writer.js';
 
+/** How often committed pages are copied from the WAL into the database file, off the writer's thread. */
+const CHECKPOINT_INTERVAL_MS = 1000;
 /** A query's time on the reader thread before it is stopped (and answered 503 with advice to narrow it). */
 const READ_TIMEOUT_MS = 10_000;
 /** Reads waiting for the reader thread beyond this are answered 503 with Retry-After. */
@@ -38,6 +41,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
     let retention: Retention | undefined;
     let timer: NodeJS.Timeout | undefined;
     let reader: ReaderThread | undefined;
+    let checkpointer: Checkpointer | undefined;
     const meter = ctx.telemetry.meter('otelgate/exporter/store');
     const normal = ctx.telemetry.enabled('normal');
     const commits = normal ? meter.createCounter('otelgate_store_commits', { description: 'Transactions the store committed (group commit: one holds every batch handed over meanwhile)' }) : undefined;
@@ -70,6 +74,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
           traces: durationMs(config.retention.traces),
           metrics: durationMs(config.retention.metrics),
         });
+        checkpointer = new Checkpointer(path, CHECKPOINT_INTERVAL_MS, ctx.logger);
         reader = new ReaderThread(path, { timeoutMs: READ_TIMEOUT_MS, maxQueued: MAX_QUEUED_READS, maxBytes: MAX_ANSWER_BYTES });
         ctx.logger.info({ path, synchronous: config.synchronous }, 'Opened the store');
         setImmediate(scheduled);
@@ -83,6 +88,8 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
         await retention?.stop();
         writer?.close();
         writer = undefined;
+        await checkpointer?.stop();
+        checkpointer = undefined;
         retention = undefined;
         db?.close();
         db = undefined;

@@ -55,6 +55,6 @@ export function readHandler(options: ReadOptions): (req: IncomingMessage, res: S
       return;
     }
     const rows = result.rows.join(',');
-    send(res, 200, 'application/json', Buffer.from(result.truncated ? `{"rows":[${rows}],"truncated":true}` : `{"rows":[${rows}]}`));
+    send(res, 200, 'application/json', result.truncated ? `{"rows":[${rows}],"truncated":true}` : `{"rows":[${rows}]}`);
   };
 }

@@ -7,17 +7,23 @@ export const MESSAGES = {
   protobufOff: 'Only the OTLP JSON encoding is supported here: send OTLP JSON with Content-Type: application/json.',
 } as const;
 
-export function send(res: ServerResponse, status: number, contentType: string, body: Buffer, headers: Record<string, string> = {}): void {
+/**
+ * Text bodies go out as strings and an empty body as none: Node then writes the headers and the
+ * body in one write() rather than a writev() of two buffers, which measurably cost small requests.
+ */
+export function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': String(body.length), ...headers });
-  res.end(body);
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': String(length), ...headers });
+  if (length === 0) res.end();
+  else res.end(body);
 }
 
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  send(res, status, 'application/json', Buffer.from(JSON.stringify(value)), headers);
+  send(res, status, 'application/json', JSON.stringify(value), headers);
 }
 
 export function sendMessage(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {

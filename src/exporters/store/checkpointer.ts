@@ -1,0 +1,31 @@
+// Runs the checkpointer thread (checkpoint-worker.ts) beside a store's writer.
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+
+// Always the compiled worker, as for the reader thread.
+const WORKER = new URL('../../../dist/exporters/store/checkpoint-worker.js', import.meta.url);
+
+export class Checkpointer {
+  private readonly worker: Worker;
+
+  constructor(path: string, intervalMs: number, logger: Logger) {
+    this.worker = new Worker(WORKER, { workerData: { path, intervalMs } });
+    this.worker.unref();
+    this.worker.on('message', (message: { error?: string }) => {
+      if (message.error !== undefined) logger.warn({ err: message.error }, 'WAL checkpoint failed; it is tried again');
+    });
+    this.worker.on('error', (error) => logger.error({ err: error.message }, 'The checkpointer thread failed; the writer checkpoints by itself from now on'));
+  }
+
+  /** Stops the thread after the checkpoint under way, if any. */
+  async stop(): Promise<void> {
+    const stopped = new Promise<void>((resolve) => {
+      this.worker.once('exit', () => resolve());
+      this.worker.on('message', (message: { stopped?: true }) => {
+        if (message.stopped === true) void this.worker.terminate();
+      });
+    });
+    this.worker.postMessage({ stop: true });
+    await stopped;
+  }
+}
