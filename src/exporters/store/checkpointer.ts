@@ -5,16 +5,23 @@ import type { Logger } from 'pino';
 // Always the compiled worker, as for the reader thread.
 const WORKER = new URL('../../../dist/exporters/store/checkpoint-worker.js', import.meta.url);
 
+/** WAL frames (pages) past which the checkpointer makes the WAL start over: about 64 MB of 4 KiB pages. */
+const RESTART_FRAMES = 16_384;
+
 export class Checkpointer {
   private readonly worker: Worker;
 
-  constructor(path: string, intervalMs: number, logger: Logger) {
-    this.worker = new Worker(WORKER, { workerData: { path, intervalMs } });
+  /** `onFailure` hands checkpoints back to the writer should the thread die. */
+  constructor(path: string, intervalMs: number, logger: Logger, onFailure: () => void) {
+    this.worker = new Worker(WORKER, { workerData: { path, intervalMs, restartFrames: RESTART_FRAMES } });
     this.worker.unref();
     this.worker.on('message', (message: { error?: string }) => {
       if (message.error !== undefined) logger.warn({ err: message.error }, 'WAL checkpoint failed; it is tried again');
     });
-    this.worker.on('error', (error) => logger.error({ err: error.message }, 'The checkpointer thread failed; the writer checkpoints by itself from now on'));
+    this.worker.on('error', (error) => {
+      logger.error({ err: error.message }, 'The checkpointer thread failed; the writer checkpoints by itself from now on');
+      onFailure();
+    });
   }
 
   /** Stops the thread after the checkpoint under way, if any. */

@@ -18,10 +18,9 @@ export function openForWriting(path: string, options: OpenOptions): DatabaseSync
     db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     // 32 MiB of page cache keeps the indexes' hot pages in memory; it is only taken as pages are read.
     db.exec('PRAGMA cache_size = -32768');
-    // The checkpointer thread (checkpointer.ts) copies pages from the WAL as they come. Under
-    // steady writes the WAL never runs dry for it to start over, so the writer still checkpoints
-    // every 10,000 pages (about 40 MB): by then most pages are copied, and only its fsyncs remain.
-    db.exec('PRAGMA wal_autocheckpoint = 10000');
+    // Checkpoints are the checkpointer thread's (checkpointer.ts); should it fail, the writer
+    // takes them back (Checkpointer's onFailure).
+    db.exec('PRAGMA wal_autocheckpoint = 0');
     const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
     if (version > SCHEMA_VERSION) {
       throw new Error(`${file} was written by a newer otelgate (store schema ${version}; this one knows ${SCHEMA_VERSION}); run that version, or give this one another path`);
