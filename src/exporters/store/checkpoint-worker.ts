@@ -5,7 +5,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { path, intervalMs, restartFrames } = workerData as { path: string; intervalMs: number; restartFrames: number };
-const db = new DatabaseSync(path, { timeout: 1000 });
+// TRUNCATE holds new writes while it waits for the writer and for readers (a query on the reader
+// thread may run for seconds): it waits 50 ms at most, and else is tried again next interval.
+const db = new DatabaseSync(path, { timeout: 50 });
 const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
 
