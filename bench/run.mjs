@@ -125,13 +125,14 @@ function load(server, w, options = {}) {
   });
 }
 
-async function measure(server, w, options = {}) {
+function withDefaults(server, options) {
   // Only a store looks at the times, and moving them costs the load generator: nop gets the body as it is.
-  if (server.pipeline === 'nop') options = { fixedBody: true, ...options };
-  const runs = [];
-  for (let i = 0; i < TIMING.repeats; i++) runs.push(await load(server, w, options));
+  return server.pipeline === 'nop' ? { fixedBody: true, ...options } : options;
+}
+
+/** Medians of several load-generator runs. */
+function summarize(runs, w) {
   const mid = (f) => median(runs.map(f));
-  const bad = runs.flatMap((r) => Object.entries(r.statuses).filter(([s]) => s !== '200' && s !== '202').map(([s, n]) => `${n}×${s}`));
   return {
     recordsPerSecond: mid((r) => r.recordsPerSecond),
     requestsPerSecond: mid((r) => r.rps),
@@ -139,8 +140,22 @@ async function measure(server, w, options = {}) {
     p99: mid((r) => r.p99),
     cpuPerMillion: mid((r) => (r.ok === 0 ? 0 : (r.cpu / (r.ok * w.records)) * 1e6)),
     cpuShare: mid((r) => r.cpu / r.seconds),
-    notOk: bad,
+    notOk: runs.flatMap((r) => Object.entries(r.statuses).filter(([s]) => s !== '200' && s !== '202').map(([s, n]) => `${n}×${s}`)),
   };
+}
+
+async function measure(server, w, options = {}) {
+  const runs = [];
+  for (let i = 0; i < TIMING.repeats; i++) runs.push(await load(server, w, withDefaults(server, options)));
+  return summarize(runs, w);
+}
+
+/** One run of the in-process ceilings for one workload, on otelgate's core. */
+function ceilingsOnce(w) {
+  // A fresh process each round: it gets the same warm-up as an otelgate run, so its JIT is as warm.
+  const options = { workloads: [{ ...w, insert: true }], warmupMs: TIMING.warmupMs, durationMs: TIMING.durationMs / 2, repeats: 1 };
+  const [command, args] = pinned(OTELGATE_CORE, [join(HERE, 'ceilings.mjs'), JSON.stringify(options)]);
+  return JSON.parse(execFileSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 }))[w.name];
 }
 
 // ---- the run ----
@@ -148,35 +163,48 @@ const started = Date.now();
 const log = (text) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${text}\n`);
 const results = { date: new Date().toISOString(), machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version }, timing: TIMING, connections: CONNECTIONS, workloads: {}, extra: {} };
 
-log('ceilings in process (decode, protobufjs, sqlite inserts)');
-{
-  const [command, args] = pinned(OTELGATE_CORE, [join(HERE, 'ceilings.mjs'), JSON.stringify({ workloads: workloads.map((w) => ({ ...w, insert: true })), warmupMs: TIMING.warmupMs / 2, durationMs: TIMING.durationMs / 1.5, repeats: TIMING.repeats })]);
-  const ceilings = JSON.parse(execFileSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 }));
-  for (const w of workloads) results.workloads[w.name] = { bytes: w.bytes, records: w.records, ceilings: ceilings[w.name], pipelines: {} };
-}
-
-log('ceiling: bare HTTP server');
-{
-  const bare = await startServer(...pinned(OTELGATE_CORE, [join(HERE, 'bare-server.mjs')]), (o) => /listening (\d+)/.exec(o)?.[1]);
-  // The bare server does not read the body, so the load generator sends it unchanged: the ceiling is the server's, not the generator's.
-  for (const w of workloads) results.workloads[w.name].ceilings.bareRequestsPerSecond = (await measure(bare, w, { fixedBody: true })).requestsPerSecond;
-  await bare.stop();
-  const pbjs = await startServer(...pinned(OTELGATE_CORE, [join(HERE, 'bare-server.mjs'), '--protobufjs']), (o) => /listening (\d+)/.exec(o)?.[1]);
-  results.workloads['logs protobuf'].ceilings.protobufjsServerRecordsPerSecond = (await measure(pbjs, workloads[0])).recordsPerSecond;
-  await pbjs.stop();
-}
-
-for (const pipeline of Object.keys(PIPELINES)) {
-  for (const w of workloads) {
-    log(`otelgate: ${w.name} → ${pipeline}`);
-    const server = await startOtelgate(pipeline, OTELGATE_CORE);
-    const measured = await measure(server, w);
-    measured.peakRssMiB = peakRssMiB(server.pid);
+// Each round measures a workload's ceilings and otelgate on every pipeline back to back on the
+// same core, and a ratio is taken within its round: the machine is shared, and figures taken
+// minutes apart differ by a quarter. Reported: medians of the figures and of the ratios.
+const bare = await startServer(...pinned(OTELGATE_CORE, [join(HERE, 'bare-server.mjs')]), (o) => /listening (\d+)/.exec(o)?.[1]);
+const pbjs = await startServer(...pinned(OTELGATE_CORE, [join(HERE, 'bare-server.mjs'), '--protobufjs']), (o) => /listening (\d+)/.exec(o)?.[1]);
+for (const w of workloads) {
+  log(`${w.name}: ceilings and ${Object.keys(PIPELINES).join(', ')}, ${TIMING.repeats} rounds`);
+  const servers = {};
+  for (const pipeline of Object.keys(PIPELINES)) servers[pipeline] = await startOtelgate(pipeline, OTELGATE_CORE);
+  const rounds = [];
+  for (let r = 0; r < TIMING.repeats; r++) {
+    const ceilings = ceilingsOnce(w);
+    // The bare server does not read the body, so it gets it unchanged: the ceiling is the server's, not the generator's.
+    ceilings.bareRequestsPerSecond = (await load(bare, w, { fixedBody: true })).rps;
+    if (w.name === 'logs protobuf') ceilings.protobufjsServerRecordsPerSecond = (await load(pbjs, w, { fixedBody: true })).recordsPerSecond;
+    const runs = {};
+    for (const pipeline of Object.keys(PIPELINES)) runs[pipeline] = await load(servers[pipeline], w, withDefaults(servers[pipeline], {}));
+    rounds.push({ ceilings, runs });
+  }
+  const ceilings = {};
+  for (const key of Object.keys(rounds[0].ceilings)) ceilings[key] = median(rounds.map((round) => round.ceilings[key]));
+  const pipelines = {};
+  for (const [pipeline, server] of Object.entries(servers)) {
+    const runs = rounds.map((round) => round.runs[pipeline]);
+    const ratio = (field, ceiling) => median(rounds.map((round) => round.runs[pipeline][field] / round.ceilings[ceiling]));
+    pipelines[pipeline] = {
+      ...summarize(runs, w),
+      peakRssMiB: peakRssMiB(server.pid),
+      ratios: {
+        decode: ratio('recordsPerSecond', 'decode'),
+        insert: ratio('recordsPerSecond', 'insert'),
+        bare: ratio('rps', 'bareRequestsPerSecond'),
+        ...(w.name === 'logs protobuf' ? { protobufjsServer: ratio('recordsPerSecond', 'protobufjsServerRecordsPerSecond') } : {}),
+      },
+    };
     await server.stop();
     rmSync(server.dir, { recursive: true, force: true });
-    results.workloads[w.name].pipelines[pipeline] = measured;
   }
+  results.workloads[w.name] = { bytes: w.bytes, records: w.records, ceilings, pipelines };
 }
+await bare.stop();
+await pbjs.stop();
 
 log('extra: 10 k records/s as 100-record requests; p99 at half the maximum; both cores');
 {
@@ -197,7 +225,7 @@ log('extra: 10 k records/s as 100-record requests; p99 at half the maximum; both
 
 // ---- report ----
 const k = (n) => (n >= 100_000 ? `${Math.round(n / 1000)} k` : n >= 10_000 ? `${(n / 1000).toFixed(1)} k` : `${Math.round(n)}`);
-const pct = (a, b) => (b > 0 ? `${Math.round((100 * a) / b)} %` : '');
+const share = (ratio) => `${Math.round(100 * ratio)} %`;
 const ms = (n) => n.toFixed(n < 10 ? 2 : 1);
 const rows = [];
 for (const [name, w] of Object.entries(results.workloads)) {
@@ -211,9 +239,9 @@ for (const [name, w] of Object.entries(results.workloads)) {
       ms(m.p99),
       m.cpuPerMillion.toFixed(2),
       Math.round(m.peakRssMiB),
-      `${k(w.ceilings.decode)} (${pct(m.recordsPerSecond, w.ceilings.decode)})`,
-      pipeline === 'store' ? `${k(w.ceilings.insert)} (${pct(m.recordsPerSecond, w.ceilings.insert)})` : '',
-      `${k(w.ceilings.bareRequestsPerSecond)} (${pct(m.requestsPerSecond, w.ceilings.bareRequestsPerSecond)})`,
+      `${k(w.ceilings.decode)} (${share(m.ratios.decode)})`,
+      pipeline === 'store' ? `${k(w.ceilings.insert)} (${share(m.ratios.insert)})` : '',
+      `${k(w.ceilings.bareRequestsPerSecond)} (${share(m.ratios.bare)})`,
       m.notOk.join(' '),
     ]);
   }
@@ -226,12 +254,12 @@ const wj = results.workloads['logs JSON'];
 const ws = results.workloads['logs protobuf small'];
 const e = results.extra;
 const targets = [
-  ['OTLP logs protobuf → nop ≥ 70 % of the decode ceiling (b)', pct(w0.pipelines.nop.recordsPerSecond, w0.ceilings.decode)],
-  ['… and ≥ 2× the same pipeline on protobufjs decoding', `${(w0.pipelines.nop.recordsPerSecond / w0.ceilings.protobufjsServerRecordsPerSecond).toFixed(2)}× (protobufjs server ${k(w0.ceilings.protobufjsServerRecordsPerSecond)} rec/s; in-process protobufjs ${k(w0.ceilings.protobufjs)} vs own ${k(w0.ceilings.decode)})`],
-  ['OTLP JSON logs → nop ≥ 70 % of the JSON decode ceiling', pct(wj.pipelines.nop.recordsPerSecond, wj.ceilings.decode)],
+  ['OTLP logs protobuf → nop ≥ 70 % of the decode ceiling (b)', share(w0.pipelines.nop.ratios.decode)],
+  ['… and ≥ 2× the same pipeline on protobufjs decoding', `${w0.pipelines.nop.ratios.protobufjsServer.toFixed(2)}× (protobufjs server ${k(w0.ceilings.protobufjsServerRecordsPerSecond)} rec/s; in-process protobufjs ${k(w0.ceilings.protobufjs)} vs own ${k(w0.ceilings.decode)})`],
+  ['OTLP JSON logs → nop ≥ 70 % of the JSON decode ceiling', share(wj.pipelines.nop.ratios.decode)],
   ['OTLP logs protobuf → store ≥ 100 k records/s', `${k(w0.pipelines.store.recordsPerSecond)} rec/s`],
-  ['… and ≥ 60 % of the insert ceiling (c)', pct(w0.pipelines.store.recordsPerSecond, w0.ceilings.insert)],
-  ['Small requests (10 records) → nop ≥ 60 % of the bare server req/s', pct(ws.pipelines.nop.requestsPerSecond, ws.ceilings.bareRequestsPerSecond)],
+  ['… and ≥ 60 % of the insert ceiling (c)', share(w0.pipelines.store.ratios.insert)],
+  ['Small requests (10 records) → nop ≥ 60 % of the bare server req/s', share(ws.pipelines.nop.ratios.bare)],
   ['10 k rec/s as 100-record requests → store: CPU ≤ 15 % of a core, RSS ≤ 120 MiB', `${Math.round(100 * e['steady 10k/s → store'].cpuShare)} % CPU, ${Math.round(e['steady 10k/s → store'].peakRssMiB)} MiB (nop: ${Math.round(100 * e['steady 10k/s → nop'].cpuShare)} %, ${Math.round(e['steady 10k/s → nop'].peakRssMiB)} MiB)`],
   ['p99 at half the maximum throughput < 20 ms', `nop ${ms(e['half max → nop'].p99)} ms, store ${ms(e['half max → store'].p99)} ms`],
   ['Peak RSS under sustained full load < 250 MB', `${Math.round(Math.max(...Object.values(results.workloads).flatMap((w) => Object.values(w.pipelines).map((m) => m.peakRssMiB))) * 1.048576)} MB`],
@@ -244,8 +272,9 @@ const markdown = `# Benchmark results
 
 Latest \`npm run bench\` on this machine: ${machine}. otelgate on core ${OTELGATE_CORE}, the load generator
 (bench/loadgen.mjs, ${CONNECTIONS} keep-alive connections) on core ${LOAD_CORE}; each figure is the median of ${TIMING.repeats}
-runs of ${TIMING.durationMs / 1000} s after ${TIMING.warmupMs / 1000} s of warm-up. Ceilings are measured in the same run on the same
-core: (a) a bare Node HTTP server reading the body and answering \`{}\`; (b) decoding the same body to rows in process
+runs of ${TIMING.durationMs / 1000} s after ${TIMING.warmupMs / 1000} s of warm-up. Ceilings are measured on the same core in the
+same rounds as otelgate, back to back, and each percentage is the median of the per-round ratios (the machine is
+shared; figures minutes apart differ by a quarter): (a) a bare Node HTTP server reading the body and answering \`{}\`; (b) decoding the same body to rows in process
 (otelgate's decoder); (c) inserting the same rows into node:sqlite with the store's schema and indexes, one
 1,000-row batch per transaction. Percentages are otelgate's share of the ceiling. CPU is otelgate's own
 (utime + stime from /proc) over the measured window.
