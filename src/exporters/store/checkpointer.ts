@@ -10,6 +10,7 @@ const RESTART_FRAMES = 16_384;
 
 export class Checkpointer {
   private readonly worker: Worker;
+  private exited = false;
 
   /** `onFailure` hands checkpoints back to the writer should the thread die. */
   constructor(path: string, intervalMs: number, logger: Logger, onFailure: () => void) {
@@ -20,12 +21,20 @@ export class Checkpointer {
     });
     this.worker.on('error', (error) => {
       logger.error({ err: error.message }, 'The checkpointer thread failed; the writer checkpoints by itself from now on');
-      onFailure();
+      try {
+        onFailure();
+      } catch (failed) {
+        logger.error({ err: failed instanceof Error ? failed.message : String(failed) }, 'The writer could not take checkpoints back');
+      }
+    });
+    this.worker.once('exit', () => {
+      this.exited = true;
     });
   }
 
   /** Stops the thread after the checkpoint under way, if any. */
   async stop(): Promise<void> {
+    if (this.exited) return;
     const stopped = new Promise<void>((resolve) => {
       this.worker.once('exit', () => resolve());
       this.worker.on('message', (message: { stopped?: true }) => {

@@ -19,6 +19,7 @@ function id(v: Value): string {
 }
 
 function number(v: Value): string {
+  if (v === null || v === undefined) return 'null';
   return typeof v === 'bigint' ? intJson(v) : doubleJson(v as number);
 }
 

@@ -1,6 +1,7 @@
-// Reads for the read API, run on the store's reader thread (read-worker.ts). A query that runs
-// longer than its time is stopped by ending the thread (SQLite cannot be interrupted from
-// JavaScript), and a new thread takes the next one; reads waiting beyond a bound are refused.
+// Reads for the read API, run on the store's reader thread (read-worker.ts) one at a time. A
+// query that runs longer than its time is stopped by ending the thread (SQLite cannot be
+// interrupted from JavaScript) and a new thread takes the next one; reads waiting beyond a bound
+// are refused.
 import { Worker } from 'node:worker_threads';
 import type { Query } from '../../query/params.js';
 import { ReadRefused, type ReadResult } from '../../query/reader.js';
@@ -17,8 +18,6 @@ interface Waiting {
   request: ReadRequest;
   resolve: (result: ReadResult) => void;
   reject: (error: Error) => void;
-  /** Set once the request is handed to a ready thread: a query's time runs from there. */
-  timer?: NodeJS.Timeout;
 }
 
 // The worker is always the compiled one: tests that run the TypeScript sources read through it too.
@@ -27,7 +26,10 @@ const WORKER = new URL('../../../dist/exporters/store/read-worker.js', import.me
 export class ReaderThread {
   private worker: Worker | undefined;
   private ready = false;
-  private readonly waiting = new Map<number, Waiting>();
+  private closed = false;
+  private readonly queue: Waiting[] = [];
+  /** The read the thread is running, and its timer: a query's time runs from when the thread takes it. */
+  private running: { waiting: Waiting; timer: NodeJS.Timeout } | undefined;
   private next = 0;
 
   constructor(
@@ -36,74 +38,90 @@ export class ReaderThread {
   ) {}
 
   read(project: string, query: Query): Promise<ReadResult> {
-    if (this.waiting.size >= this.options.maxQueued) {
-      return Promise.reject(new ReadRefused(`${this.waiting.size} reads are already under way; retry shortly`, true));
+    if (this.closed) return Promise.reject(new ReadRefused('otelgate is shutting down', true));
+    if (this.queue.length + (this.running === undefined ? 0 : 1) >= this.options.maxQueued) {
+      return Promise.reject(new ReadRefused(`${this.options.maxQueued} reads are already under way; retry shortly`, true));
     }
-    this.start();
-    const id = this.next++;
     return new Promise((resolve, reject) => {
-      const waiting: Waiting = { request: { id, project, query }, resolve, reject };
-      this.waiting.set(id, waiting);
-      if (this.ready) this.send(waiting);
+      this.queue.push({ request: { id: this.next++, project, query }, resolve, reject });
+      this.pump();
     });
   }
 
-  private send(waiting: Waiting): void {
-    waiting.timer = setTimeout(() => this.timedOut(waiting.request.id), this.options.timeoutMs);
-    this.worker?.postMessage(waiting.request);
-  }
-
   async close(): Promise<void> {
+    this.closed = true;
     const worker = this.worker;
     this.worker = undefined;
     this.fail(new ReadRefused('otelgate is shutting down', true));
     await worker?.terminate();
   }
 
-  private start(): void {
-    if (this.worker !== undefined) return;
-    const worker = new Worker(WORKER, { workerData: { path: this.path, maxBytes: this.options.maxBytes } });
-    worker.unref();
-    this.ready = false;
-    worker.on('message', (reply: ReadReply) => {
-      if ('ready' in reply) {
-        this.ready = true;
-        for (const waiting of this.waiting.values()) this.send(waiting);
-        return;
-      }
-      const waiting = this.waiting.get(reply.id);
-      if (waiting === undefined) return;
-      this.waiting.delete(reply.id);
-      clearTimeout(waiting.timer);
-      if ('error' in reply) waiting.reject(new Error(reply.error));
-      else waiting.resolve({ rows: reply.rows, truncated: reply.truncated });
-    });
-    worker.on('error', (error) => {
-      if (this.worker === worker) this.worker = undefined;
-      this.fail(error);
-    });
-    worker.on('exit', () => {
-      if (this.worker === worker) this.worker = undefined;
-    });
-    this.worker = worker;
+  /** Hands the next read to the thread when it is free, starting the thread when there is none. */
+  private pump(): void {
+    if (this.running !== undefined || this.queue.length === 0) return;
+    if (this.worker === undefined) this.start();
+    if (!this.ready) return;
+    const waiting = this.queue.shift() as Waiting;
+    this.running = { waiting, timer: setTimeout(() => this.timedOut(), this.options.timeoutMs) };
+    this.worker?.postMessage(waiting.request);
   }
 
-  private timedOut(id: number): void {
-    const waiting = this.waiting.get(id);
-    if (waiting === undefined) return;
-    this.waiting.delete(id);
-    waiting.reject(new ReadRefused(`the query ran for more than ${this.options.timeoutMs / 1000} s and was stopped; narrow it with from and to (or service, name, limit)`, false));
-    // The thread is still inside SQLite: end it; the reads queued behind it are refused, to be retried.
-    void this.worker?.terminate();
+  private start(): void {
+    const worker = new Worker(WORKER, { workerData: { path: this.path, maxBytes: this.options.maxBytes } });
+    worker.unref();
+    this.worker = worker;
+    this.ready = false;
+    worker.on('message', (reply: ReadReply) => {
+      if (this.worker !== worker) return;
+      if ('ready' in reply) {
+        this.ready = true;
+        this.pump();
+        return;
+      }
+      const running = this.running;
+      if (running === undefined || running.waiting.request.id !== reply.id) return;
+      clearTimeout(running.timer);
+      this.running = undefined;
+      if ('error' in reply) running.waiting.reject(new Error(reply.error));
+      else running.waiting.resolve({ rows: reply.rows, truncated: reply.truncated });
+      this.pump();
+    });
+    // A thread that fails or ends on its own takes its read with it; the others wait for a new one.
+    const lost = (error: Error): void => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.ready = false;
+      const running = this.running;
+      this.running = undefined;
+      if (running !== undefined) {
+        clearTimeout(running.timer);
+        running.waiting.reject(error);
+      }
+      if (!this.closed) this.pump();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`the reader thread ended (exit code ${code})`)));
+  }
+
+  private timedOut(): void {
+    const running = this.running;
+    if (running === undefined) return;
+    this.running = undefined;
+    running.waiting.reject(new ReadRefused(`the query ran for more than ${this.options.timeoutMs / 1000} s and was stopped; narrow it with from and to (or service, name, limit)`, false));
+    // The thread is still inside SQLite: end it, and let a new one take the reads queued meanwhile.
+    const worker = this.worker;
     this.worker = undefined;
-    this.fail(new ReadRefused('a slow query was stopped; retry', true));
+    this.ready = false;
+    void worker?.terminate();
+    this.pump();
   }
 
   private fail(error: Error): void {
-    for (const [id, waiting] of this.waiting) {
-      clearTimeout(waiting.timer);
-      waiting.reject(error);
-      this.waiting.delete(id);
+    if (this.running !== undefined) {
+      clearTimeout(this.running.timer);
+      this.running.waiting.reject(error);
+      this.running = undefined;
     }
+    for (const waiting of this.queue.splice(0)) waiting.reject(error);
   }
 }

@@ -92,15 +92,18 @@ export class Writer {
   private commit(group: Pending[]): void {
     const { db } = this;
     try {
-      db.exec('BEGIN');
+      // IMMEDIATE takes the write lock once for the group: waiting on it per batch would hold
+      // otelgate for busy_timeout once per batch when another process holds it.
+      db.exec('BEGIN IMMEDIATE');
       for (const pending of group) {
         db.exec('SAVEPOINT batch');
         try {
           this.insert(pending.batch);
           db.exec('RELEASE batch');
         } catch (error) {
-          // Some failures (a full disk, I/O errors) end the whole transaction: then the group fails.
-          if (!db.isTransaction) throw error;
+          // Only a value refused as such stays this batch's own failure; a failure of the store
+          // (a full disk, I/O) would meet the next batch too, and may have ended the transaction.
+          if (!db.isTransaction || failure(error) instanceof StorageError) throw error;
           db.exec('ROLLBACK TO batch');
           db.exec('RELEASE batch');
           pending.failed = error;

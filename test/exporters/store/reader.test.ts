@@ -75,4 +75,26 @@ describe('store reader thread', () => {
     expect(bytes).toBeLessThanOrEqual(1 << 20);
     expect(bytes + (result.rows[0]?.length ?? 0)).toBeGreaterThan(1 << 20);
   });
+
+  it('counts a query\'s time from when the thread takes it, not while it waits behind others', async () => {
+    const probe = reader(10_000);
+    let started = performance.now();
+    await probe.read('p', parseQuery('logs', [['q', 'no such text']]));
+    const scan = performance.now() - started;
+    // Five scans queued at once take about five times one scan; each may take twice one scan.
+    const queued = reader(Math.max(100, 2 * scan));
+    started = performance.now();
+    const answers = await Promise.allSettled(Array.from({ length: 5 }, () => queued.read('p', parseQuery('logs', [['q', 'no such text']]))));
+    expect(answers.map((a) => a.status)).toEqual(Array(5).fill('fulfilled'));
+    expect(performance.now() - started).toBeGreaterThan(Math.max(100, 2 * scan));
+  });
+
+  it('refuses reads once closed, without starting a thread again', async () => {
+    const closing = reader(10_000);
+    expect((await closing.read('p', parseQuery('logs', [['limit', '1']]))).rows).toHaveLength(1);
+    await closing.close();
+    const after = await closing.read('p', parseQuery('logs', [])).catch((e: unknown) => e);
+    expect(after).toBeInstanceOf(ReadRefused);
+    expect((after as ReadRefused).message).toBe('otelgate is shutting down');
+  });
 });

@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openForWriting } from '../../../src/exporters/store/database.js';
 import { Writer } from '../../../src/exporters/store/writer.js';
@@ -79,6 +79,24 @@ describe('store writer', () => {
     db.exec('PRAGMA query_only = OFF');
     await writer.write(logs('a', 10));
     expect(count()).toBe(10);
+  });
+
+  it('waits for a lock another process holds once per group, not once per batch', async () => {
+    const other = new DatabaseSync(db.location() as string, { timeout: 0 });
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const started = performance.now();
+      const answers = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => writer.write(logs(`p${i}`, 1))));
+      const waited = performance.now() - started;
+      expect(answers.every((a) => a.status === 'rejected' && a.reason instanceof StorageError && a.reason.retryable)).toBe(true);
+      // busy_timeout is 100 ms here: ten waits would take a second.
+      expect(waited).toBeLessThan(500);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    await writer.write(logs('after', 1));
+    expect(count()).toBe(1);
   });
 
   it('writes what is pending when closed, then refuses with ShuttingDownError', async () => {
