@@ -21,7 +21,9 @@ export interface Gateway {
   stop(): Promise<number | null>;
 }
 
-export const GATEWAY_CONFIG = (keysFile: string, extra = ''): string => `
+/** The ingest receiver with API keys from `keysFile`, every signal to `exporter` (its YAML in `exporters`). */
+function gatewayConfig(keysFile: string, exporter: string, exporters: string, extraIngestLines = ''): string {
+  return `
 extensions:
   apikeyauth:
     keys_file: ${keysFile}
@@ -30,38 +32,26 @@ receivers:
   ingest:
     endpoint: 127.0.0.1:0
     auth: {authenticator: apikeyauth}
-${extra}
+${extraIngestLines}
 exporters:
-  debug:
+${exporters}
 service:
   extensions: [apikeyauth]
   pipelines:
-    logs: {receivers: [ingest], exporters: [debug]}
-    traces: {receivers: [ingest], exporters: [debug]}
-    metrics: {receivers: [ingest], exporters: [debug]}
+    logs: {receivers: [ingest], exporters: [${exporter}]}
+    traces: {receivers: [ingest], exporters: [${exporter}]}
+    metrics: {receivers: [ingest], exporters: [${exporter}]}
 `;
+}
+
+/** A gateway whose pipelines end in the debug exporter (what they carry shows in Gateway.exported). */
+export const GATEWAY_CONFIG = (keysFile: string, extra = ''): string => gatewayConfig(keysFile, 'debug', '  debug:', extra);
 
 /** A gateway that writes every signal to the embedded store at `dbPath` (read back with Gateway.read). */
-export const STORE_CONFIG = (dbPath: string, extraStoreLines = '') => (keysFile: string): string => `
-extensions:
-  apikeyauth:
-    keys_file: ${keysFile}
-    reload_interval: 200ms
-receivers:
-  ingest:
-    endpoint: 127.0.0.1:0
-    auth: {authenticator: apikeyauth}
-exporters:
-  store:
-    path: ${dbPath}
-${extraStoreLines}
-service:
-  extensions: [apikeyauth]
-  pipelines:
-    logs: {receivers: [ingest], exporters: [store]}
-    traces: {receivers: [ingest], exporters: [store]}
-    metrics: {receivers: [ingest], exporters: [store]}
-`;
+export const STORE_CONFIG =
+  (dbPath: string, extraStoreLines = '') =>
+  (keysFile: string): string =>
+    gatewayConfig(keysFile, 'store', `  store:\n    path: ${dbPath}\n${extraStoreLines}`);
 
 export interface ReadResult {
   status: number;
