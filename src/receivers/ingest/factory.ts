@@ -3,10 +3,11 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
-import { listen } from '../../runtime/listen.js';
 import { isAuthenticator, type Authenticator } from '../../auth/authenticator.js';
 import { durationMs } from '../../config/duration.js';
-import type { ReceiverFactory } from '../../runtime/component.js';
+import { isReader, type Reader } from '../../query/reader.js';
+import type { Host, ReceiverFactory } from '../../runtime/component.js';
+import { listen } from '../../runtime/listen.js';
 import type { ContentEncoding } from './body.js';
 import { ByteBudget } from './budget.js';
 import { cors } from './cors.js';
@@ -16,8 +17,6 @@ import { ingestHandler, ROW_COST } from './handler.js';
 import { sendUnavailable } from './respond.js';
 import { readHandler } from './read.js';
 import { routeTable } from './routes.js';
-import { isReader, type Reader } from '../../query/reader.js';
-import type { Host } from '../../runtime/component.js';
 
 /** The store the read API reads: the one named by read_api.store, else the config's only store. */
 function findReader(host: Host, id: string | undefined): Reader | undefined {
