@@ -3,13 +3,13 @@
 // the Collector's (otelcol_receiver_accepted_log_records, ...) so its dashboards work unchanged.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { metrics as noop, type Meter } from '@opentelemetry/api';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { Logger } from 'pino';
 import type { TelemetrySettings } from '../config/schema.js';
+import { listen } from '../runtime/listen.js';
 import { VERSION } from '../version.js';
 
 export type MetricsLevel = TelemetrySettings['metrics']['level'];
@@ -51,13 +51,9 @@ export class SelfMetrics {
         if (req.method === 'GET' && (req.url ?? '').split('?')[0] === '/metrics') exporter.getMetricsRequestHandler(req, res);
         else res.writeHead(404).end();
       });
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => resolve());
-      });
+      const endpoint = await listen(server, port, host);
       this.servers.push(server);
-      const address = server.address() as AddressInfo;
-      this.logger.info({ endpoint: `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` }, 'Serving metrics');
+      this.logger.info({ endpoint }, 'Serving metrics');
     }
   }
 
