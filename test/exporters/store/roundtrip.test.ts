@@ -142,7 +142,9 @@ describe('store round trip', () => {
     const T = '1763798000000000000';
     const logs = (record: object) => ({ resourceLogs: [{ scopeLogs: [{ logRecords: [record, { timeUnixNano: T, body: { stringValue: 'kept' } }] }] }] });
     const gauge = (point: object) => ({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', gauge: { dataPoints: [point, { timeUnixNano: T, asDouble: 1 }] } }] }] }] });
-    const expo = (point: object) => ({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'e', exponentialHistogram: { aggregationTemporality: 2, dataPoints: [point] } }] }] }] });
+    const expo = (point: object) => ({
+      resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'e', exponentialHistogram: { aggregationTemporality: 2, dataPoints: [point, { timeUnixNano: T, count: '2', sum: 3, scale: 0, zeroCount: '0' }] } }] }] }],
+    });
     const cases: [string, object][] = [
       ['/v1/logs', logs({ timeUnixNano: T, severityNumber: 1e300, body: { stringValue: 'huge severity' } })],
       ['/v1/logs', logs({ timeUnixNano: T, flags: 2 ** 40, body: { stringValue: 'huge flags' } })],
@@ -175,7 +177,10 @@ describe('store round trip', () => {
     ]);
     const pointsRead = await gw.read('metrics', key);
     expect(pointsRead.status).toBe(200);
-    expect(pointsRead.body.rows?.map((r) => [r['metric_name'], r['value']])).toEqual([
+    // Each refused point went alone: the good point beside it in its request was stored.
+    expect(pointsRead.body.rows?.map((r) => [r['metric_name'], r['value'] ?? r['count']])).toEqual([
+      ['e', 2],
+      ['e', 2],
       ['m', 1],
       ['m', 2],
       ['m', 1],
