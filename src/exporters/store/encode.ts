@@ -5,7 +5,7 @@ import type { DataPointRow, Exemplar } from '../../model/metrics.js';
 import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
 import { anyValueJson, attributesJson, bodyText, doubleJson } from './json.js';
 
-type Param = string | number | bigint | Uint8Array | null;
+export type Param = string | number | bigint | Uint8Array | null;
 
 const HEX = /^[0-9a-f]+$/;
 

@@ -7,18 +7,17 @@
 // were not stored.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { PermanentError, ShuttingDownError, StorageError } from '../../errors.js';
-import type { Batch } from '../../model/batch.js';
+import type { Batch, RowOf } from '../../model/batch.js';
 import type { Signal } from '../../model/signal.js';
-import { LOG_COLUMNS, logParams, POINT_COLUMNS, pointParams, SPAN_COLUMNS, spanParams } from './encode.js';
+import { LOG_COLUMNS, logParams, POINT_COLUMNS, pointParams, SPAN_COLUMNS, spanParams, type Param } from './encode.js';
 import { TABLES } from './schema.js';
-
-type Param = string | number | bigint | Uint8Array | null;
 
 interface Pending {
   batch: Batch;
   resolve: () => void;
   reject: (error: unknown) => void;
-  failed?: unknown;
+  /** This batch's own refusal, when the rest of its group went on. */
+  failed?: PermanentError;
 }
 
 // SQLite's primary result codes for a value refused as such: CONSTRAINT, MISMATCH, TOOBIG, RANGE.
@@ -31,7 +30,12 @@ function failure(error: unknown): StorageError | PermanentError {
   return refusedValue ? new PermanentError(`the store refused the batch: ${error instanceof Error ? error.message : String(error)}`, { cause: error }) : new StorageError(error);
 }
 
-const COLUMNS: Record<Signal, number> = { logs: LOG_COLUMNS, traces: SPAN_COLUMNS, metrics: POINT_COLUMNS };
+/** Each signal's column count and the function that appends one row's parameters. */
+const SHAPES: { [S in Signal]: { columns: number; encode: (project: string, row: RowOf<S>, out: Param[]) => void } } = {
+  logs: { columns: LOG_COLUMNS, encode: logParams },
+  traces: { columns: SPAN_COLUMNS, encode: spanParams },
+  metrics: { columns: POINT_COLUMNS, encode: pointParams },
+};
 
 /** Rows per INSERT statement: one statement for many rows costs SQLite far less than one per row. */
 const ROWS_PER_STATEMENT = 64;
@@ -103,10 +107,11 @@ export class Writer {
         } catch (error) {
           // Only a value refused as such stays this batch's own failure; a failure of the store
           // (a full disk, I/O) would meet the next batch too, and may have ended the transaction.
-          if (!db.isTransaction || failure(error) instanceof StorageError) throw error;
+          const failed = failure(error);
+          if (!db.isTransaction || failed instanceof StorageError) throw error;
           db.exec('ROLLBACK TO batch');
           db.exec('RELEASE batch');
-          pending.failed = error;
+          pending.failed = failed;
         }
       }
       db.exec('COMMIT');
@@ -118,37 +123,27 @@ export class Writer {
           // The connection already rolled back; nothing of the group is stored either way.
         }
       }
-      for (const pending of group) pending.reject(failure(pending.failed ?? error));
+      const groupFailure = failure(error);
+      for (const pending of group) pending.reject(pending.failed ?? groupFailure);
       return;
     }
     this.onCommit(group.length);
     for (const pending of group) {
       if (pending.failed === undefined) pending.resolve();
-      else pending.reject(failure(pending.failed));
+      else pending.reject(pending.failed);
     }
   }
 
   private insert(batch: Batch): void {
     const { table } = TABLES[batch.signal];
-    const columns = COLUMNS[batch.signal];
-    const rows = batch.rows;
+    // The batch's signal decides the shape once; its rows are of that signal's type.
+    const { columns, encode } = SHAPES[batch.signal] as { columns: number; encode: (project: string, row: RowOf<Signal>, out: Param[]) => void };
+    const { project, rows } = batch;
     const params: Param[] = [];
     for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
       const end = Math.min(rows.length, start + ROWS_PER_STATEMENT);
       params.length = 0;
-      for (let i = start; i < end; i++) {
-        switch (batch.signal) {
-          case 'logs':
-            logParams(batch.project, batch.rows[i] as (typeof batch.rows)[number], params);
-            break;
-          case 'traces':
-            spanParams(batch.project, batch.rows[i] as (typeof batch.rows)[number], params);
-            break;
-          case 'metrics':
-            pointParams(batch.project, batch.rows[i] as (typeof batch.rows)[number], params);
-            break;
-        }
-      }
+      for (let i = start; i < end; i++) encode(project, rows[i] as RowOf<Signal>, params);
       this.statement(table, columns, end - start).run(...params);
     }
   }
