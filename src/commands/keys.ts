@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { generateKey } from '../auth/key.js';
 import { readKeysFile, writeKeysFile, type KeyEntry } from '../auth/keysfile.js';
 import type { ApiKeyAuthConfig } from '../extensions/apikeyauth/config.js';
-import { readConfig } from './config.js';
+import { chooseComponent, readConfig } from './config.js';
 
 export interface KeysOptions {
   files: string[];
@@ -16,18 +16,13 @@ export interface KeysOptions {
 class UsageError extends Error {}
 
 function keysFileOf(options: KeysOptions): string {
-  const resolved = readConfig(options.files);
-  const candidates = [...resolved.components.extension.values()].filter((c) => c.type === 'apikeyauth');
-  const chosen = options.extension === undefined ? candidates : candidates.filter((c) => c.id === options.extension);
-  if (chosen.length !== 1) {
-    const ids = candidates.map((c) => c.id).join(', ') || 'none';
-    throw new UsageError(
-      options.extension === undefined
-        ? `the config must define exactly one apikeyauth extension to manage keys (found: ${ids}); choose one with --extension ID`
-        : `no apikeyauth extension "${options.extension}" in the config (found: ${ids})`,
-    );
-  }
-  return resolve((chosen[0]?.config as ApiKeyAuthConfig).keys_file);
+  const choice = chooseComponent(readConfig(options.files), 'extension', 'apikeyauth', options.extension);
+  if ('chosen' in choice) return resolve((choice.chosen.config as ApiKeyAuthConfig).keys_file);
+  throw new UsageError(
+    options.extension === undefined
+      ? `the config must define exactly one apikeyauth extension to manage keys (found: ${choice.ids}); choose one with --extension ID`
+      : `no apikeyauth extension "${options.extension}" in the config (found: ${choice.ids})`,
+  );
 }
 
 function entries(file: string): KeyEntry[] {

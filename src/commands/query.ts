@@ -5,7 +5,7 @@ import { openForReading } from '../exporters/store/database.js';
 import type { StoreConfig } from '../exporters/store/config.js';
 import { readRows } from '../exporters/store/read.js';
 import { parseQuery, QUERY_SIGNALS, QueryError } from '../query/params.js';
-import { readConfig } from './config.js';
+import { chooseComponent, readConfig } from './config.js';
 
 export interface QueryOptions {
   files: string[];
@@ -19,19 +19,16 @@ export interface QueryOptions {
 export const optionName = (parameter: string): string => `--${parameter.replaceAll('_', '-')}`;
 
 function storePath(files: string[], exporter: string | undefined): string {
-  const resolved = readConfig(files);
-  const stores = [...resolved.components.exporter.values()].filter((c) => c.type === 'store');
-  const chosen = exporter === undefined ? stores : stores.filter((c) => c.id === exporter);
-  if (chosen.length !== 1) {
-    const ids = stores.map((c) => c.id).join(', ') || 'none';
-    if (stores.length === 0) throw new Error('the config has no store exporter, so there is nothing to query; give the --config of the otelgate that stores the data');
-    throw new Error(
-      exporter === undefined
-        ? `the config has several store exporters (${ids}); choose one with --exporter ID`
-        : `no store exporter "${exporter}" in the config (found: ${ids})`,
-    );
+  const choice = chooseComponent(readConfig(files), 'exporter', 'store', exporter);
+  if ('chosen' in choice) return resolve((choice.chosen.config as StoreConfig).path);
+  switch (choice.problem) {
+    case 'unknown':
+      throw new Error(`no store exporter "${exporter}" in the config (found: ${choice.ids})`);
+    case 'none':
+      throw new Error('the config has no store exporter, so there is nothing to query; give the --config of the otelgate that stores the data');
+    case 'several':
+      throw new Error(`the config has several store exporters (${choice.ids}); choose one with --exporter ID`);
   }
-  return resolve((chosen[0]?.config as StoreConfig).path);
 }
 
 export function queryCommand(what: string | undefined, options: QueryOptions): number {
