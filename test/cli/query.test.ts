@@ -8,28 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { GATEWAY_CONFIG, startGateway, STORE_CONFIG, type Gateway } from '../helpers/gateway.js';
+import { at, iso, label, SP, str, T0, T_FAILED, T_LAT, T_USERS2, TRACE_1, TRACE_2, TRACE_3, TRACE_A } from '../helpers/query-fixture.js';
 
 type What = 'logs' | 'spans' | 'metrics';
 type Row = Record<string, unknown>;
 
-const T0 = 1_800_000_000_000_000_000n; // 2027-01-15T08:00:00Z
-const at = (seconds: number): bigint => T0 + BigInt(Math.round(seconds * 1000)) * 1_000_000n;
-function iso(ns: bigint): string {
-  const seconds = ns / 1_000_000_000n;
-  return `${new Date(Number(seconds) * 1000).toISOString().slice(0, 19)}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}Z`;
-}
-const T_FAILED = at(3) + 1n;
-const T_USERS2 = at(4) + 1n;
-const T_LAT = at(5) + 1n;
-
-const TRACE_A = '5b8efff798038103d269b633813fc60c';
-const TRACE_1 = '4bf92f3577b34da6a3ce929d0e0e4736';
-const TRACE_2 = 'a3ce929d0e0e47364bf92f3577b34da6';
-const TRACE_3 = 'd269b633813fc60c5b8efff798038103';
-const SP = (n: number): string => `00f067aa0ba902b${n}`;
-
-const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
-const label = (value: string) => str('label', value);
 const TYPED = [
   { key: 'int', value: { intValue: '5' } },
   { key: 'double', value: { doubleValue: 5 } },

@@ -7,40 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, STORE_CONFIG, type Gateway } from '../../helpers/gateway.js';
+import { at, iso, isoPlusOne, label, SP, str, T0, T_FAILED, T_LAT, T_USERS2, TRACE_1, TRACE_2, TRACE_3, TRACE_A } from '../../helpers/query-fixture.js';
 
 type What = 'logs' | 'spans' | 'metrics';
 type Row = Record<string, unknown>;
 
-// ---- times: T0 = 2027-01-15T08:00:00Z in nanoseconds; at(s) = T0 + s seconds ----
-const T0 = 1_800_000_000_000_000_000n;
-const at = (seconds: number): bigint => T0 + BigInt(Math.round(seconds * 1000)) * 1_000_000n;
-/** ISO 8601 with all nine fraction digits, UTC. */
-function iso(ns: bigint): string {
-  const seconds = ns / 1_000_000_000n;
-  return `${new Date(Number(seconds) * 1000).toISOString().slice(0, 19)}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}Z`;
-}
-/** The same instant written with a +01:00 offset. */
-function isoPlusOne(ns: bigint): string {
-  const seconds = ns / 1_000_000_000n + 3600n;
-  return `${new Date(Number(seconds) * 1000).toISOString().slice(0, 19)}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}+01:00`;
-}
-
-// Times that sit one nanosecond past a whole second, for the boundary tests.
-const T_FAILED = at(3) + 1n; // the log "user login failed"
-const T_USERS2 = at(4) + 1n; // the span "users-2"
-const T_LAT = at(5) + 1n; // the data point "lat"
-
-const TRACE_A = '5b8efff798038103d269b633813fc60c';
 const TRACE_B = '0af7651916cd43dd8448eb211c80319c';
-const TRACE_1 = '4bf92f3577b34da6a3ce929d0e0e4736';
-const TRACE_2 = 'a3ce929d0e0e47364bf92f3577b34da6';
-const TRACE_3 = 'd269b633813fc60c5b8efff798038103';
 const SPAN_A = 'eee19b7ec3c1b174';
-const SP = (n: number): string => `00f067aa0ba902b${n}`;
-
-// ---- OTLP JSON builders ----
-const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
-const label = (value: string) => str('label', value);
 
 /** One attribute of every OTLP type, and the read API's JSON text for them. */
 const TYPED = [
