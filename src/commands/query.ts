@@ -16,7 +16,7 @@ export interface QueryOptions {
 }
 
 /** --severity-min on the command line is severity_min in the API. */
-export const optionName = (parameter: string): string => `--${parameter.replaceAll('_', '-')}`;
+const optionName = (parameter: string): string => `--${parameter.replaceAll('_', '-')}`;
 
 function storePath(files: string[], exporter: string | undefined): string {
   const choice = chooseComponent(readConfig(files), 'exporter', 'store', exporter);

@@ -22,8 +22,8 @@ export interface Query {
   name?: string;
 }
 
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 10_000;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 10_000;
 
 /** The read API's name for each signal's rows: /api/v1/query/logs, /spans, /metrics. */
 export const QUERY_SIGNALS: ReadonlyMap<string, Signal> = new Map([
@@ -33,7 +33,7 @@ export const QUERY_SIGNALS: ReadonlyMap<string, Signal> = new Map([
 ]);
 
 const COMMON = ['from', 'to', 'service', 'limit'];
-export const PARAMETERS: Record<Signal, readonly string[]> = {
+const PARAMETERS: Record<Signal, readonly string[]> = {
   logs: [...COMMON, 'severity_min', 'trace_id', 'q'],
   traces: [...COMMON, 'trace_id', 'name'],
   metrics: [...COMMON, 'name'],
