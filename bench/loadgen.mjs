@@ -92,7 +92,9 @@ function run(index) {
         setTimeout(send, wait);
         return;
       }
-      due = Math.max(due + interval, performance.now());
+      // Each connection keeps its place in the schedule: after a stall it skips the sends it
+      // missed instead of sending from now on, which would leave every connection sending at once.
+      due += interval * Math.max(1, Math.ceil((performance.now() - due) / interval));
       const next = request();
       sentAt = performance.now();
       socket.write(next);

@@ -21,6 +21,8 @@ export function openForWriting(path: string, options: OpenOptions): DatabaseSync
     // Checkpoints are the checkpointer thread's (checkpointer.ts); should it fail, the writer
     // takes them back (Checkpointer's onFailure).
     db.exec('PRAGMA wal_autocheckpoint = 0');
+    // When the WAL starts over, a file grown past 64 MiB (a burst) is cut back to it.
+    db.exec('PRAGMA journal_size_limit = 67108864');
     const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
     if (version > SCHEMA_VERSION) {
       throw new Error(`${file} was written by a newer otelgate (store schema ${version}; this one knows ${SCHEMA_VERSION}); run that version, or give this one another path`);

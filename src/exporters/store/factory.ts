@@ -75,7 +75,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
           metrics: durationMs(config.retention.metrics),
         });
         const writing = db;
-        checkpointer = new Checkpointer(path, CHECKPOINT_INTERVAL_MS, ctx.logger, () => writing.exec('PRAGMA wal_autocheckpoint = 1000'));
+        checkpointer = new Checkpointer(path, { intervalMs: CHECKPOINT_INTERVAL_MS }, ctx.logger, writer, () => writing.exec('PRAGMA wal_autocheckpoint = 1000'));
         reader = new ReaderThread(path, { timeoutMs: READ_TIMEOUT_MS, maxQueued: MAX_QUEUED_READS, maxBytes: MAX_ANSWER_BYTES });
         ctx.logger.info({ path, synchronous: config.synchronous }, 'Opened the store');
         setImmediate(scheduled);

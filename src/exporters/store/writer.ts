@@ -46,6 +46,7 @@ export class Writer {
   private pending: Pending[] = [];
   private scheduled = false;
   private closed = false;
+  private held = false;
   private readonly statements = new Map<string, StatementSync>();
 
   /** `onCommit` hears of every commit with the number of batches it held (own metrics; tests). */
@@ -73,6 +74,7 @@ export class Writer {
    */
   flush(all = false): void {
     this.scheduled = false;
+    if (this.held && !all) return;
     do {
       let rows = 0;
       let take = 0;
@@ -83,6 +85,19 @@ export class Writer {
       if (take > 0) this.commit(this.pending.splice(0, take));
     } while (all && this.pending.length > 0);
     if (this.pending.length > 0) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Commits wait (batches keep queueing) until release(): the checkpointer's moment to empty the WAL. */
+  hold(): void {
+    this.held = true;
+  }
+
+  release(): void {
+    this.held = false;
+    if (this.pending.length > 0 && !this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }

@@ -106,4 +106,32 @@ describe('store writer', () => {
     expect(count()).toBe(5);
     await expect(writer.write(logs('a', 1))).rejects.toBeInstanceOf(ShuttingDownError);
   });
+
+  it('holds its commits while held (the checkpointer empties the WAL meanwhile), takes batches all the same, and commits them once released', async () => {
+    writer.hold();
+    const answered: string[] = [];
+    const first = writer.write(logs('a', 10)).then(() => answered.push('a'));
+    const second = writer.write(logs('b', 10)).then(() => answered.push('b'));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const third = writer.write(logs('c', 10)).then(() => answered.push('c'));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(stats).toEqual({ commits: 0, batches: 0 });
+    expect(answered).toEqual([]);
+    expect(count()).toBe(0);
+
+    writer.release();
+    await Promise.all([first, second, third]);
+    expect(stats).toEqual({ commits: 1, batches: 3 });
+    expect(answered).toEqual(['a', 'b', 'c']);
+    expect(count()).toBe(30);
+  });
+
+  it('writes what is pending when closed even while held', async () => {
+    writer.hold();
+    const pending = writer.write(logs('a', 5));
+    writer.close();
+    await pending;
+    expect(count()).toBe(5);
+    expect(stats).toEqual({ commits: 1, batches: 1 });
+  });
 });
