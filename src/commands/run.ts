@@ -1,6 +1,10 @@
 // `otelgate run`: validate, start every component, serve until SIGTERM or SIGINT, then shut down
-// within service.shutdown_timeout.
+// within service.shutdown_timeout. With service.workers above 1 this process becomes the primary
+// (cluster/primary.ts) and each worker it forks runs this again, as a worker.
+import cluster from 'node:cluster';
 import type { Logger } from 'pino';
+import { isToWorker, type FromWorker } from '../cluster/messages.js';
+import { runPrimary } from '../cluster/primary.js';
 import { ConfigError, formatIssue, type ConfigIssue } from '../errors.js';
 import { Service } from '../runtime/service.js';
 import { createLogger } from '../telemetry/logger.js';
@@ -26,14 +30,18 @@ export async function runCommand(files: string[]): Promise<number> {
     bootLogger.error('Invalid configuration; otelgate did not start. Check it with: otelgate validate --config FILE');
     return 1;
   }
-  for (const warning of resolved.warnings) logIssue(bootLogger, warning);
+  const worker = cluster.isWorker ? process.env['OTELGATE_WORKER'] : undefined;
+  // A worker's warnings were the primary's to print.
+  if (worker === undefined) for (const warning of resolved.warnings) logIssue(bootLogger, warning);
 
-  const logger = createLogger(resolved.service.telemetry.logs);
+  const base = createLogger(resolved.service.telemetry.logs);
+  const logger = worker === undefined ? base : base.child({ worker: Number(worker) });
   process.on('uncaughtException', (error) => {
     logger.fatal({ err: error }, 'Unexpected error; otelgate stops');
     process.exit(1);
   });
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'Unhandled promise rejection'));
+  if (cluster.isPrimary && resolved.service.workers > 1) return runPrimary(resolved, logger);
 
   // Signal handlers go in before anything starts: a signal during start-up must still shut down cleanly.
   let signalled: NodeJS.Signals | undefined;
@@ -49,9 +57,27 @@ export async function runCommand(files: string[]): Promise<number> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  const telemetry = new SelfMetrics(resolved.service.telemetry.metrics, logger.child({ kind: 'telemetry' }), worker === undefined);
+  const tell = (message: FromWorker): void => {
+    if (process.connected) process.send?.(message);
+  };
+  // A worker hears from its primary: shut down (as on a first signal; a terminal's Ctrl-C reaches
+  // the worker too, and must not count as a second), or send the metrics for a scrape.
+  process.on('message', (message: unknown) => {
+    if (!isToWorker(message)) return;
+    if (message.type === 'metrics') {
+      void telemetry.exposition().then(
+        (text) => tell({ type: 'metrics', id: message.id, text }),
+        () => tell({ type: 'metrics', id: message.id, text: '' }),
+      );
+    } else if (signalled === undefined) {
+      signalled = 'SIGTERM';
+      logger.info('Shutdown asked by the primary');
+      onStop?.();
+    }
+  });
 
   let service: Service;
-  const telemetry = new SelfMetrics(resolved.service.telemetry.metrics, logger.child({ kind: 'telemetry' }));
   try {
     await telemetry.start();
     service = new Service(resolved, logger, telemetry);
@@ -61,6 +87,7 @@ export async function runCommand(files: string[]): Promise<number> {
     return 1;
   }
   logger.info('Everything is ready. Begin running and processing data.');
+  tell({ type: 'ready' });
 
   // A pipeline of nop components holds no handle of its own; this keeps otelgate up until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);

@@ -70,6 +70,13 @@ export const ServiceSchema = Type.Object(
       default: '15s',
       description: 'How long a shutdown may wait for in-flight batches and for components to stop before otelgate exits anyway.',
     }),
+    workers: Type.Integer({
+      minimum: 1,
+      maximum: 64,
+      default: 1,
+      description:
+        "Processes that run the pipelines, sharing the receivers' ports (node:cluster); set it to the cores otelgate may use. Each runs its own copy of every component. Not with a component that must be alone with its files (the store exporter).",
+    }),
   },
   { additionalProperties: false },
 );

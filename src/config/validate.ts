@@ -36,6 +36,7 @@ export interface ResolvedConfig {
     pipelines: PipelineConfig[];
     telemetry: TelemetrySettings;
     shutdownTimeoutMs: number;
+    workers: number;
   };
   warnings: ConfigIssue[];
 }
@@ -157,6 +158,19 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
     });
   }
 
+  const workers = service['workers'];
+  if (typeof workers === 'number' && workers > 1) {
+    for (const [kind, id] of [...used].map((u) => u.split(':') as [Kind, string])) {
+      const component = components[kind].get(id);
+      if (component?.factory.singleProcess === undefined) continue;
+      report(
+        'error',
+        ['service', 'workers'],
+        `${workers} workers would each run ${kind} "${id}", but ${component.factory.singleProcess}; set service.workers to 1, or run it in an otelgate of its own`,
+      );
+    }
+  }
+
   if (issues.some((i) => i.severity === 'error')) throw new ConfigError(issues);
 
   // Only for a config without errors: next to one, an unused component is usually its consequence.
@@ -175,6 +189,7 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
       pipelines,
       telemetry: service['telemetry'] as TelemetrySettings,
       shutdownTimeoutMs: durationMs(service['shutdown_timeout'] as string),
+      workers: service['workers'] as number,
     },
     warnings: issues,
   };

@@ -61,6 +61,11 @@ interface FactoryBase<S extends TSchema> {
   type: string;
   description: string;
   schema: S;
+  /**
+   * Why one process must run this component alone (it owns a file, say), when it must: such a
+   * component refuses service.workers above 1.
+   */
+  singleProcess?: string;
   validate?(config: Static<S>): SettingsProblem[];
 }
 

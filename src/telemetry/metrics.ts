@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { metrics as noop, type Meter } from '@opentelemetry/api';
-import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { Logger } from 'pino';
@@ -21,9 +21,11 @@ export class SelfMetrics {
   private readonly endpoints: { exporter: PrometheusExporter; host: string; port: number }[] = [];
   private readonly servers: Server[] = [];
 
+  /** `serve: false` in a worker: the primary serves the endpoints, from every worker's exposition(). */
   constructor(
     private readonly settings: TelemetrySettings['metrics'],
     private readonly logger: Logger,
+    private readonly serve = true,
   ) {
     if (settings.level === 'none') return;
     for (const reader of settings.readers) {
@@ -45,7 +47,16 @@ export class SelfMetrics {
     return this.provider?.getMeter(name) ?? noop.getMeterProvider().getMeter(name);
   }
 
+  /** The metrics in Prometheus text, as a reader's endpoint would answer them; empty without readers. */
+  async exposition(): Promise<string> {
+    const reader = this.endpoints[0]?.exporter;
+    if (reader === undefined) return '';
+    const { resourceMetrics } = await reader.collect();
+    return new PrometheusSerializer().serialize(resourceMetrics);
+  }
+
   async start(): Promise<void> {
+    if (!this.serve) return;
     for (const { exporter, host, port } of this.endpoints) {
       const server = createServer((req, res) => {
         if (req.method === 'GET' && (req.url ?? '').split('?')[0] === '/metrics') exporter.getMetricsRequestHandler(req, res);

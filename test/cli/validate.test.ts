@@ -19,6 +19,12 @@ const cases: [file: string, lines: string[]][] = [
   ],
   ['bad_pipeline_id.yaml', [':7:5: service.pipelines.log: "log" is not a pipeline id: write logs, traces or metrics, optionally followed by /name. Did you mean "logs"?']],
   ['bad_yaml.yaml', [':6:1: YAML syntax: Flow sequence in block collection must be sufficiently indented and end with a ]']],
+  [
+    'bad_workers_store.yaml',
+    [
+      ':7:3: service.workers: 2 workers would each run exporter "store", but the store is written by one process (its commits, checkpoints and retention are coordinated inside it); set service.workers to 1, or run it in an otelgate of its own',
+    ],
+  ],
   ['bad_duration.yaml', [':6:3: service.shutdown_timeout: must be a duration such as "500ms", "5s" or "1m30s" (got the string "5 seconds")']],
   [
     'bad_top_level.yaml',

@@ -34,6 +34,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
   description: 'The embedded store (SQLite, WAL): answers each batch once committed, keeps it for its retention, serves the read API.',
   stability: { logs: 'alpha', traces: 'alpha', metrics: 'alpha' },
   schema: storeSchema,
+  singleProcess: 'the store is written by one process (its commits, checkpoints and retention are coordinated inside it)',
   create(config, ctx): StoreExporter {
     const path = resolve(config.path);
     let db: DatabaseSync | undefined;

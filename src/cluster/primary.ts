@@ -1,0 +1,176 @@
+// service.workers above 1: this process forks the workers that run the pipelines (node:cluster;
+// they share the receivers' ports, connections handed out in turn), starts them one after the
+// other so that first-run work (a keys file, a database) is done once, serves the own-metrics
+// endpoints from every worker's metrics, replaces a worker that dies, and shuts them all down on
+// SIGTERM or SIGINT.
+import cluster, { type Worker } from 'node:cluster';
+import { createServer, type Server } from 'node:http';
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../config/validate.js';
+import { listen } from '../runtime/listen.js';
+import { mergeExpositions } from './exposition.js';
+import { isFromWorker, type ToWorker } from './messages.js';
+
+/** How long a scrape waits for a worker's metrics before it answers without them. */
+const METRICS_WAIT_MS = 5000;
+/** Beyond shutdown_timeout, how long the primary gives workers to exit before it kills them. */
+const EXIT_GRACE_MS = 5000;
+
+interface Running {
+  worker: Worker;
+  /** The worker's number, 1 to workers: it keeps it when it is replaced. */
+  slot: number;
+  ready: boolean;
+}
+
+export async function runPrimary(config: ResolvedConfig, logger: Logger): Promise<number> {
+  const count = config.service.workers;
+  const running = new Map<number, Running>();
+  let stopping = false;
+  let nextRequest = 0;
+  const replies = new Map<number, (text: string) => void>();
+
+  /** Forks the worker for a slot; resolves true once it is ready, false if it exits before. */
+  const fork = (slot: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const worker = cluster.fork({ OTELGATE_WORKER: String(slot) });
+      logger.info({ worker: slot, worker_pid: worker.process.pid }, 'Starting a worker');
+      const entry: Running = { worker, slot, ready: false };
+      running.set(worker.id, entry);
+      worker.on('message', (message: unknown) => {
+        if (!isFromWorker(message)) return;
+        if (message.type === 'ready') {
+          entry.ready = true;
+          resolve(true);
+        } else {
+          replies.get(message.id)?.(message.text);
+        }
+      });
+      worker.once('exit', (code, signal) => {
+        running.delete(worker.id);
+        if (!entry.ready) {
+          resolve(false);
+          return;
+        }
+        if (stopping) return;
+        logger.error({ worker: slot, pid: worker.process.pid, code, signal }, 'A worker exited; starting another in its place');
+        void fork(slot).then((started) => {
+          if (!started && !stopping) {
+            logger.error({ worker: slot }, 'The replacement worker could not start; otelgate stops');
+            stop();
+          }
+        });
+      });
+    });
+
+  const send = (worker: Worker, message: ToWorker): void => {
+    if (worker.isConnected()) worker.send(message);
+  };
+
+  /** Every ready worker's metrics, merged; a worker that does not answer in time is left out. */
+  const scrape = async (): Promise<string> => {
+    const parts = await Promise.all(
+      [...running.values()]
+        .filter((r) => r.ready)
+        .map(
+          (r) =>
+            new Promise<{ worker: string; text: string } | undefined>((resolve) => {
+              const id = nextRequest++;
+              const timer = setTimeout(() => {
+                replies.delete(id);
+                logger.warn({ worker: r.slot }, 'A worker did not send its metrics in time; the scrape goes without them');
+                resolve(undefined);
+              }, METRICS_WAIT_MS);
+              replies.set(id, (text) => {
+                clearTimeout(timer);
+                replies.delete(id);
+                resolve({ worker: String(r.slot), text });
+              });
+              send(r.worker, { type: 'metrics', id });
+            }),
+        ),
+    );
+    return mergeExpositions(parts.filter((p) => p !== undefined).sort((a, b) => Number(a.worker) - Number(b.worker)));
+  };
+
+  const servers: Server[] = [];
+  const metrics = config.service.telemetry.metrics;
+  if (metrics.level !== 'none') {
+    for (const reader of metrics.readers) {
+      const { host, port } = reader.pull.exporter.prometheus;
+      const server = createServer((req, res) => {
+        if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+          res.writeHead(404).end();
+          return;
+        }
+        void scrape().then((text) => res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }).end(text));
+      });
+      try {
+        const endpoint = await listen(server, port, host);
+        servers.push(server);
+        logger.info({ endpoint, workers: count }, 'Serving metrics');
+      } catch (error) {
+        logger.error({ err: error }, 'otelgate could not start');
+        await closeAll(servers);
+        return 1;
+      }
+    }
+  }
+
+  let resolveExit: (code: number) => void = () => {};
+  const exited = new Promise<number>((resolve) => (resolveExit = resolve));
+  let exitCode = 0;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ timeout_ms: config.service.shutdownTimeoutMs, workers: running.size }, 'Starting shutdown...');
+    const kill = setTimeout(() => {
+      logger.error('Workers did not exit in time; killing them');
+      for (const { worker } of running.values()) worker.process.kill('SIGKILL');
+    }, config.service.shutdownTimeoutMs + EXIT_GRACE_MS);
+    const left = [...running.values()].map(
+      ({ worker }) =>
+        new Promise<void>((resolve) => {
+          worker.once('exit', (code) => {
+            if (code !== 0) exitCode = 1;
+            resolve();
+          });
+          send(worker, { type: 'shutdown' });
+        }),
+    );
+    void Promise.all(left).then(async () => {
+      clearTimeout(kill);
+      await closeAll(servers);
+      resolveExit(exitCode);
+    });
+  };
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'Second signal received; killing the workers without waiting for shutdown to finish');
+      for (const { worker } of running.values()) worker.process.kill('SIGKILL');
+      process.exit(1);
+    }
+    logger.info({ signal }, 'Received signal from OS');
+    stop();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  for (let slot = 1; slot <= count; slot++) {
+    const started = await fork(slot);
+    if (stopping) break;
+    if (!started) {
+      logger.error({ worker: slot }, 'A worker could not start; otelgate stops');
+      exitCode = 1;
+      stop();
+      break;
+    }
+  }
+  if (!stopping) logger.info({ workers: count }, 'Everything is ready. Begin running and processing data.');
+  return exited;
+}
+
+async function closeAll(servers: Server[]): Promise<void> {
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+}

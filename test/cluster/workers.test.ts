@@ -1,0 +1,149 @@
+// service.workers: 2 on the built CLI: two worker processes share the receiver's port, the primary
+// serves both workers' metrics, replaces a worker killed with kill -9, and shuts both down.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { request } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateKey } from '../../src/auth/key.js';
+import { writeKeysFile } from '../../src/auth/keysfile.js';
+import { RunningCli, type LogLine } from '../helpers/cli.js';
+import { startGateway, type Gateway } from '../helpers/gateway.js';
+
+const gateways: Gateway[] = [];
+afterEach(async () => {
+  for (const gateway of gateways.splice(0)) if (gateway.run.child.exitCode === null) await gateway.stop();
+});
+
+/** A log record on a connection of its own (connections are handed to the workers in turn). */
+function send(gateway: Gateway, message: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify([{ message }]);
+    const req = request(
+      `${gateway.url}/api/v1/ingest`,
+      { method: 'POST', agent: false, headers: { Authorization: `Bearer ${gateway.keys['default']}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function workersGateway(): Promise<Gateway> {
+  const gateway = await startGateway({
+    configs: ['testdata/cluster/two_workers.yaml'],
+  });
+  gateways.push(gateway);
+  await waitUntil(() => gateway.run.lines.filter((l) => l.msg.includes('Everything is ready')).length === 3);
+  return gateway;
+}
+
+async function waitUntil(done: () => boolean, timeoutMs = 15_000): Promise<void> {
+  for (const started = Date.now(); !done(); ) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const byWorker = (lines: LogLine[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const line of lines) counts[String(line['worker'])] = (counts[String(line['worker'])] ?? 0) + Number(line['log records']);
+  return counts;
+};
+
+describe('service.workers', () => {
+  it('runs the pipelines in two processes on one port, serves both workers\' metrics, and shuts both down', async () => {
+    const gateway = await workersGateway();
+    const ready = gateway.run.lines.filter((l) => l.msg.includes('Everything is ready'));
+    const pids = new Set(ready.map((l) => l['pid']));
+    expect(pids.size).toBe(3);
+    expect(ready.map((l) => l['worker'])).toEqual([1, 2, undefined]);
+    // One port for both: every worker logged the same receiver endpoint.
+    const endpoints = gateway.run.lines.filter((l) => l.msg === 'Starting HTTP server').map((l) => l['endpoint']);
+    expect(endpoints).toHaveLength(2);
+    expect(endpoints[0]).toBe(endpoints[1]);
+
+    for (let i = 0; i < 10; i++) expect(await send(gateway, `record ${i}`)).toBe(202);
+    await waitUntil(() => gateway.exported('Logs').length === 10);
+    // Connections go to the workers in turn.
+    expect(byWorker(gateway.exported('Logs'))).toEqual({ '1': 5, '2': 5 });
+
+    const metricsAt = gateway.run.lines.find((l) => l.msg === 'Serving metrics')?.['endpoint'];
+    const text = await (await fetch(`http://${String(metricsAt)}/metrics`)).text();
+    const accepted = text.split('\n').filter((l) => l.startsWith('otelcol_receiver_accepted_log_records_total{'));
+    expect(accepted.map((l) => l.replace(/\{.*\}/, (labels) => (labels.includes('worker="1"') ? '{1}' : labels.includes('worker="2"') ? '{2}' : labels)))).toEqual([
+      'otelcol_receiver_accepted_log_records_total{1} 5',
+      'otelcol_receiver_accepted_log_records_total{2} 5',
+    ]);
+    expect(text.split('\n').filter((l) => l.startsWith('# TYPE otelcol_receiver_accepted_log_records_total '))).toHaveLength(1);
+
+    expect(await gateway.stop()).toBe(0);
+    expect(gateway.run.lines.filter((l) => l.msg === 'Shutdown complete.').map((l) => l['worker'])).toEqual(expect.arrayContaining([1, 2]));
+    expect(gateway.run.lines.filter((l) => l.msg === 'Shutdown complete.')).toHaveLength(2);
+  });
+
+  it('replaces a worker killed with kill -9, and answers on the same port', async () => {
+    const gateway = await workersGateway();
+    const first = gateway.run.lines.find((l) => l.msg.includes('Everything is ready') && l['worker'] === 1) as LogLine;
+    process.kill(Number(first['pid']), 'SIGKILL');
+    await gateway.run.waitFor('A worker exited; starting another in its place');
+    await waitUntil(() => gateway.run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === 2);
+    const replacement = gateway.run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1)[1] as LogLine;
+    expect(replacement['pid']).not.toBe(first['pid']);
+
+    for (let i = 0; i < 4; i++) expect(await send(gateway, `after ${i}`)).toBe(202);
+    await waitUntil(() => gateway.exported('Logs').length === 4);
+    expect(byWorker(gateway.exported('Logs'))).toEqual({ '1': 2, '2': 2 });
+    expect(await gateway.stop()).toBe(0);
+  });
+
+  it('creates the first key once, in the first worker, before the next starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'otelgate-workers-'));
+    const keysFile = join(dir, 'keys.yaml');
+    const config = join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `extensions: {apikeyauth: {keys_file: ${keysFile}, first_key_project: demo}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\nexporters: {nop: }\nservice: {workers: 2, extensions: [apikeyauth], pipelines: {logs: {receivers: [ingest], exporters: [nop]}}}\n`,
+    );
+    const run = new RunningCli(['--config', config]);
+    let stdout = '';
+    run.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    await waitUntil(() => run.lines.filter((l) => l.msg.includes('Everything is ready')).length === 3);
+    run.child.kill('SIGTERM');
+    expect(await run.exit()).toBe(0);
+    // The second worker began only once the first was ready: nothing of it comes before.
+    const firstReady = run.lines.findIndex((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
+    const secondFirst = run.lines.findIndex((l) => l['worker'] === 2);
+    expect(firstReady).toBeGreaterThan(-1);
+    expect(secondFirst).toBeGreaterThan(firstReady);
+    expect(stdout.match(/otg_[a-z0-9]+_[A-Za-z0-9]+/g)).toHaveLength(1);
+    expect(readFileSync(keysFile, 'utf8').match(/sha256:/g)).toHaveLength(1);
+  });
+
+  it('stops, exit 1, when a worker cannot start', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'otelgate-workers-'));
+      const key = generateKey();
+      writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'p', sha256: key.sha256 }]);
+      const config = join(dir, 'config.yaml');
+      writeFileSync(
+        config,
+        `extensions: {apikeyauth: {keys_file: ${join(dir, 'keys.yaml')}}}\nreceivers: {ingest: {endpoint: "127.0.0.1:${port}", auth: {authenticator: apikeyauth}}}\nexporters: {nop: }\nservice: {workers: 2, extensions: [apikeyauth], pipelines: {logs: {receivers: [ingest], exporters: [nop]}}}\n`,
+      );
+      const run = new RunningCli(['--config', config]);
+      expect(await run.exit()).toBe(1);
+      expect(run.lines.map((l) => l.msg)).toContain('A worker could not start; otelgate stops');
+      expect(run.lines.filter((l) => l.msg === 'otelgate could not start').map((l) => l['worker'])).toEqual([1]);
+      expect(run.lines.filter((l) => l.msg.includes('Everything is ready'))).toHaveLength(0);
+    } finally {
+      taken.close();
+    }
+  });
+});
