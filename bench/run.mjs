@@ -19,6 +19,8 @@ const NODE = process.execPath;
 const QUICK = process.argv.includes('--quick');
 const TIMING = QUICK ? { warmupMs: 300, durationMs: 1000, repeats: 1 } : { warmupMs: 1000, durationMs: 3000, repeats: 3 };
 const CONNECTIONS = 8;
+// otelgate runs with the V8 flags of npm start (the same as its bin's shebang).
+const START_FLAGS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.split(' ').filter((word) => word.startsWith('--'));
 const OTELGATE_CORE = '0';
 const LOAD_CORE = '1';
 
@@ -96,7 +98,7 @@ function startOtelgate(pipeline, core, workers = 1) {
       `service:\n  workers: ${workers}\n  extensions: [apikeyauth]\n  pipelines:\n` +
       ['logs', 'traces', 'metrics'].map((s) => `    ${s}: {receivers: [ingest], exporters: [${pipeline}]}\n`).join(''),
   );
-  const [command, args] = pinned(core, ['dist/cli.js', 'run', '--config', config]);
+  const [command, args] = pinned(core, [...START_FLAGS, 'dist/cli.js', 'run', '--config', config]);
   // With workers, the primary says it is ready once every worker is.
   const readyLines = workers > 1 ? workers + 1 : 1;
   const ready = (output) => (output.split('Everything is ready').length > readyLines ? /"endpoint":"127\.0\.0\.1:(\d+)"/.exec(output)?.[1] : undefined);

@@ -16,8 +16,9 @@ export function openForWriting(path: string, options: OpenOptions): DatabaseSync
   try {
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-    // 32 MiB of page cache keeps the indexes' hot pages in memory; it is only taken as pages are read.
-    db.exec('PRAGMA cache_size = -32768');
+    // Inserts touch the tables' and indexes' last pages (one per project and service): 8 MiB holds
+    // them. 32 MiB measured no faster, and 25-30 MB more RSS under full load.
+    db.exec('PRAGMA cache_size = -8192');
     // Checkpoints are the checkpointer thread's (checkpointer.ts); should it fail, the writer
     // takes them back (Checkpointer's onFailure).
     db.exec('PRAGMA wal_autocheckpoint = 0');
