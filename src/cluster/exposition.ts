@@ -4,7 +4,7 @@
 // meaning (a counter adds up, a process's memory gauge does not).
 
 /** The label every sample gets: the worker's number (1, 2, ...). */
-export const WORKER_LABEL = 'worker';
+const WORKER_LABEL = 'worker';
 
 interface Family {
   help?: string;

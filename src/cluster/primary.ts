@@ -57,14 +57,16 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger): Promis
         void fork(slot).then((started) => {
           if (!started && !stopping) {
             logger.error({ worker: slot }, 'The replacement worker could not start; otelgate stops');
+            exitCode = 1;
             stop();
           }
         });
       });
     });
 
+  // A worker may die between the check and the send (EPIPE); its exit is handled where it exits.
   const send = (worker: Worker, message: ToWorker): void => {
-    if (worker.isConnected()) worker.send(message);
+    if (worker.isConnected()) worker.send(message, undefined, () => {});
   };
 
   /** Every ready worker's metrics, merged; a worker that does not answer in time is left out. */
@@ -129,10 +131,15 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger): Promis
       for (const { worker } of running.values()) worker.process.kill('SIGKILL');
     }, config.service.shutdownTimeoutMs + EXIT_GRACE_MS);
     const left = [...running.values()].map(
-      ({ worker }) =>
+      ({ worker, slot }) =>
         new Promise<void>((resolve) => {
-          worker.once('exit', (code) => {
-            if (code !== 0) exitCode = 1;
+          worker.once('exit', (code, signal) => {
+            // A worker still starting when a terminal's Ctrl-C reached it ends by that signal
+            // before it has handlers: it had nothing to finish.
+            if (code !== 0 && signal !== 'SIGINT' && signal !== 'SIGTERM') {
+              exitCode = 1;
+              logger.error({ worker: slot, code, signal }, 'A worker did not shut down cleanly');
+            }
             resolve();
           });
           send(worker, { type: 'shutdown' });

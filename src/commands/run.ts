@@ -47,6 +47,9 @@ export async function runCommand(files: string[]): Promise<number> {
   let signalled: NodeJS.Signals | undefined;
   let onStop: (() => void) | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
+    // A worker's second signal is the primary's to act on (it kills the workers): a terminal's
+    // Ctrl-C reaches a worker as well as the primary's shutdown message, in either order.
+    if (signalled !== undefined && worker !== undefined) return;
     if (signalled !== undefined) {
       logger.warn({ signal }, 'Second signal received; exiting without waiting for shutdown to finish');
       process.exit(1);
@@ -58,11 +61,11 @@ export async function runCommand(files: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   const telemetry = new SelfMetrics(resolved.service.telemetry.metrics, logger.child({ kind: 'telemetry' }), worker === undefined);
+  // The primary may be gone between the check and the send (EPIPE): nothing is left to tell then.
   const tell = (message: FromWorker): void => {
-    if (process.connected) process.send?.(message);
+    if (process.connected) process.send?.(message, undefined, {}, () => {});
   };
-  // A worker hears from its primary: shut down (as on a first signal; a terminal's Ctrl-C reaches
-  // the worker too, and must not count as a second), or send the metrics for a scrape.
+  // A worker hears from its primary: shut down (as on a first signal), or send the metrics for a scrape.
   process.on('message', (message: unknown) => {
     if (!isToWorker(message)) return;
     if (message.type === 'metrics') {

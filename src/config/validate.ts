@@ -160,7 +160,8 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
 
   const workers = service['workers'];
   if (typeof workers === 'number' && workers > 1) {
-    for (const [kind, id] of [...used].map((u) => u.split(':') as [Kind, string])) {
+    // A component name may hold a colon: only the first one ends the kind.
+    for (const [kind, id] of [...used].map((u) => [u.slice(0, u.indexOf(':')), u.slice(u.indexOf(':') + 1)] as [Kind, string])) {
       const component = components[kind].get(id);
       if (component?.factory.singleProcess === undefined) continue;
       report(

@@ -27,7 +27,8 @@ export class SelfMetrics {
     private readonly logger: Logger,
     private readonly serve = true,
   ) {
-    if (settings.level === 'none') return;
+    // Without a reader nobody could see them: no instruments, no recording on the hot path.
+    if (settings.level === 'none' || settings.readers.length === 0) return;
     for (const reader of settings.readers) {
       const { host, port } = reader.pull.exporter.prometheus;
       this.endpoints.push({ exporter: new PrometheusExporter({ preventServerStart: true }), host, port });

@@ -25,6 +25,12 @@ const cases: [file: string, lines: string[]][] = [
       ':7:3: service.workers: 2 workers would each run exporter "store", but the store is written by one process (its commits, checkpoints and retention are coordinated inside it); set service.workers to 1, or run it in an otelgate of its own',
     ],
   ],
+  [
+    'bad_workers_store_colon.yaml',
+    [
+      ':7:3: service.workers: 2 workers would each run exporter "store/a:b", but the store is written by one process (its commits, checkpoints and retention are coordinated inside it); set service.workers to 1, or run it in an otelgate of its own',
+    ],
+  ],
   ['bad_duration.yaml', [':6:3: service.shutdown_timeout: must be a duration such as "500ms", "5s" or "1m30s" (got the string "5 seconds")']],
   [
     'bad_top_level.yaml',

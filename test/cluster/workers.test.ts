@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/auth/key.js';
@@ -32,6 +32,21 @@ function send(gateway: Gateway, message: string): Promise<number> {
     req.end(body);
   });
 }
+
+/** A dir with a keys file of one key, and a config of `workers` workers ingesting to `exporter`. */
+function workersConfig(workers: number, exporter = 'nop', extra = ''): { dir: string; config: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'otelgate-workers-'));
+  const key = generateKey();
+  writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'p', sha256: key.sha256 }]);
+  const config = join(dir, 'config.yaml');
+  writeFileSync(
+    config,
+    `extensions: {apikeyauth: {keys_file: ${join(dir, 'keys.yaml')}}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\nexporters: {${exporter}: }\nservice: {workers: ${workers}, extensions: [apikeyauth], pipelines: {logs: {receivers: [ingest], exporters: [${exporter}]}}${extra}}\n`,
+  );
+  return { dir, config, key: key.key };
+}
+
+const readyCount = (run: RunningCli): number => run.lines.filter((l) => l.msg.includes('Everything is ready')).length;
 
 async function workersGateway(): Promise<Gateway> {
   const gateway = await startGateway({
@@ -145,5 +160,73 @@ describe('service.workers', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it("shuts every worker down cleanly on a terminal's Ctrl-C (SIGINT to the whole group), answering the requests under way", async () => {
+    // The worker hears the SIGINT and the primary's shutdown message in either order; neither may
+    // count as a second signal. A few rounds, so that both orders come up.
+    for (let round = 0; round < 3; round++) {
+      const { config, key } = workersConfig(2, 'debug');
+      const run = new RunningCli(['--config', config], {}, true);
+      await waitUntil(() => readyCount(run) === 3);
+      const [host, port] = String(run.lines.find((l) => l.msg === 'Starting HTTP server')?.['endpoint']).split(':');
+      const body = JSON.stringify([{ message: 'under way at Ctrl-C' }]);
+      const answers: Promise<string>[] = [];
+      const sockets: Socket[] = [];
+      for (let i = 0; i < 2; i++) {
+        const socket = connect(Number(port), host);
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write(`POST /api/v1/ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+        let got = '';
+        socket.on('data', (data: Buffer) => (got += data.toString()));
+        socket.on('error', () => {});
+        answers.push(new Promise((resolve) => socket.on('close', () => resolve(got.split('\r\n')[0] ?? ''))));
+        sockets.push(socket);
+      }
+      await waitUntil(() => run.lines.filter((l) => l.msg === 'Starting HTTP server').length === 2);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      process.kill(-Number(run.child.pid), 'SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (const socket of sockets) socket.end(body.slice(5));
+      expect(await run.exit()).toBe(0);
+      expect(await Promise.all(answers)).toEqual(['HTTP/1.1 202 Accepted', 'HTTP/1.1 202 Accepted']);
+      expect(run.lines.filter((l) => l.msg.startsWith('Second signal'))).toEqual([]);
+    }
+  }, 30_000);
+
+  it('keeps running when a scrape asks a worker that has just died, and replaces it', async () => {
+    const { config } = workersConfig(2, 'nop', ', telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}');
+    const run = new RunningCli(['--config', config]);
+    await waitUntil(() => readyCount(run) === 3);
+    const metricsAt = `http://${String(run.lines.find((l) => l.msg === 'Serving metrics')?.['endpoint'])}/metrics`;
+    let scraping = true;
+    const scrapers = Array.from({ length: 8 }, async () => {
+      while (scraping) await (await fetch(metricsAt)).text();
+    });
+    for (let kill = 0; kill < 3; kill++) {
+      const ready = run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
+      process.kill(Number(ready[ready.length - 1]?.['pid']), 'SIGKILL');
+      await waitUntil(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === kill + 2);
+    }
+    scraping = false;
+    await Promise.all(scrapers);
+    expect(run.child.exitCode).toBeNull();
+    expect(run.lines.filter((l) => l.level === 'fatal')).toEqual([]);
+    const text = await (await fetch(metricsAt)).text();
+    expect(text.split('\n').filter((l) => l.startsWith('target_info{')).map((l) => /worker="(\d)"/.exec(l)?.[1])).toEqual(['1', '2']);
+    run.child.kill('SIGTERM');
+    expect(await run.exit()).toBe(0);
+  }, 30_000);
+
+  it('stops, exit 1, when a replacement worker cannot start', async () => {
+    const { config } = workersConfig(2);
+    const run = new RunningCli(['--config', config]);
+    await waitUntil(() => readyCount(run) === 3);
+    // The replacement reads the config again, and finds it broken.
+    writeFileSync(config, 'receivers: [\n');
+    const first = run.lines.find((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
+    process.kill(Number(first?.['pid']), 'SIGKILL');
+    expect(await run.exit()).toBe(1);
+    expect(run.lines.map((l) => l.msg)).toContain('The replacement worker could not start; otelgate stops');
   });
 });

@@ -29,8 +29,9 @@ export class RunningCli {
   private readonly exited: Promise<number | null>;
   private listeners: (() => void)[] = [];
 
-  constructor(args: string[], env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [CLI, 'run', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  /** `detached`: in a process group of its own, as a terminal starts a command (for signals to the group). */
+  constructor(args: string[], env: Record<string, string> = {}, detached = false) {
+    this.child = spawn(process.execPath, [CLI, 'run', ...args], { cwd: ROOT, env: { ...process.env, ...env }, detached });
     let buffered = '';
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       buffered += chunk;
