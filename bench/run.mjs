@@ -19,7 +19,8 @@ const NODE = process.execPath;
 const QUICK = process.argv.includes('--quick');
 const TIMING = QUICK ? { warmupMs: 300, durationMs: 1000, repeats: 1 } : { warmupMs: 1000, durationMs: 3000, repeats: 3 };
 const CONNECTIONS = 8;
-// otelgate runs with the V8 flags of npm start (the same as its bin's shebang).
+// otelgate runs with the V8 flags of npm start (the same as its bin's shebang), and so do the
+// ceilings that run on its core: the same runtime on both sides of a ratio.
 const START_FLAGS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.split(' ').filter((word) => word.startsWith('--'));
 const OTELGATE_CORE = '0';
 const LOAD_CORE = '1';
@@ -159,7 +160,7 @@ async function measure(server, w, options = {}) {
 function ceilingsOnce(w) {
   // A fresh process each round: it gets the same warm-up as an otelgate run, so its JIT is as warm.
   const options = { workloads: [{ ...w, insert: true }], warmupMs: TIMING.warmupMs, durationMs: TIMING.durationMs / 2, repeats: 1 };
-  const [command, args] = pinned(OTELGATE_CORE, [join(HERE, 'ceilings.mjs'), JSON.stringify(options)]);
+  const [command, args] = pinned(OTELGATE_CORE, [...START_FLAGS, join(HERE, 'ceilings.mjs'), JSON.stringify(options)]);
   return JSON.parse(execFileSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 }))[w.name];
 }
 
@@ -171,8 +172,8 @@ const results = { date: new Date().toISOString(), machine: { cores: cpus().lengt
 // Each round measures a workload's ceilings and otelgate on every pipeline back to back on the
 // same core, and a ratio is taken within its round: the machine is shared, and figures taken
 // minutes apart differ by a quarter. Reported: medians of the figures and of the ratios.
-const bare = await startServer(...pinned(OTELGATE_CORE, [join(HERE, 'bare-server.mjs')]), (o) => /listening (\d+)/.exec(o)?.[1]);
-const pbjs = await startServer(...pinned(OTELGATE_CORE, [join(HERE, 'bare-server.mjs'), '--protobufjs']), (o) => /listening (\d+)/.exec(o)?.[1]);
+const bare = await startServer(...pinned(OTELGATE_CORE, [...START_FLAGS, join(HERE, 'bare-server.mjs')]), (o) => /listening (\d+)/.exec(o)?.[1]);
+const pbjs = await startServer(...pinned(OTELGATE_CORE, [...START_FLAGS, join(HERE, 'bare-server.mjs'), '--protobufjs']), (o) => /listening (\d+)/.exec(o)?.[1]);
 for (const w of workloads) {
   log(`${w.name}: ceilings and ${Object.keys(PIPELINES).join(', ')}, ${TIMING.repeats} rounds`);
   const servers = {};
