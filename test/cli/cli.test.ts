@@ -18,7 +18,7 @@ describe('otelgate CLI', () => {
   it('runs with the same V8 flags through its bin (the shebang) and through npm start', () => {
     const shebang = readFileSync(CLI, 'utf8').split('\n')[0] as string;
     const flags = (command: string): string[] => command.split(' ').filter((word) => word.startsWith('--'));
-    expect(flags(shebang)).toEqual(['--max-semi-space-size=16']);
+    expect(flags(shebang)).toEqual(['--max-semi-space-size=32']);
     expect(flags(PACKAGE.scripts['start'] as string)).toEqual(flags(shebang));
     // As the kernel runs it: the interpreter, the rest of the line as one argument, then the file.
     const [interpreter, argument] = [shebang.slice(2, shebang.indexOf(' ')), shebang.slice(shebang.indexOf(' ') + 1)];

@@ -33,17 +33,29 @@ function send(gateway: Gateway, message: string): Promise<number> {
   });
 }
 
-/** A dir with a keys file of one key, and a config of `workers` workers ingesting to `exporter`. */
-function workersConfig(workers: number, exporter = 'nop', extra = ''): { dir: string; config: string; key: string } {
+interface WorkersOptions {
+  exporter?: string;
+  endpoint?: string;
+  /** More of the service section, after a comma. */
+  service?: string;
+  /** Start without a keys file: the first worker creates one, with a key for this project. */
+  firstKeyProject?: string;
+}
+
+/** A dir with a keys file of one key (or none, see firstKeyProject), and a config of `workers` workers ingesting logs. */
+function workersConfig(workers: number, options: WorkersOptions = {}): { config: string; keysFile: string; key: string } {
+  const { exporter = 'nop', endpoint = '127.0.0.1:0', service = '', firstKeyProject } = options;
   const dir = mkdtempSync(join(tmpdir(), 'otelgate-workers-'));
+  const keysFile = join(dir, 'keys.yaml');
   const key = generateKey();
-  writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'p', sha256: key.sha256 }]);
+  if (firstKeyProject === undefined) writeKeysFile(keysFile, [{ id: key.id, project: 'p', sha256: key.sha256 }]);
+  const firstKey = firstKeyProject === undefined ? '' : `, first_key_project: ${firstKeyProject}`;
   const config = join(dir, 'config.yaml');
   writeFileSync(
     config,
-    `extensions: {apikeyauth: {keys_file: ${join(dir, 'keys.yaml')}}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\nexporters: {${exporter}: }\nservice: {workers: ${workers}, extensions: [apikeyauth], pipelines: {logs: {receivers: [ingest], exporters: [${exporter}]}}${extra}}\n`,
+    `extensions: {apikeyauth: {keys_file: ${keysFile}${firstKey}}}\nreceivers: {ingest: {endpoint: "${endpoint}", auth: {authenticator: apikeyauth}}}\nexporters: {${exporter}: }\nservice: {workers: ${workers}, extensions: [apikeyauth], pipelines: {logs: {receivers: [ingest], exporters: [${exporter}]}}${service}}\n`,
   );
-  return { dir, config, key: key.key };
+  return { config, keysFile, key: key.key };
 }
 
 const readyCount = (run: RunningCli): number => run.lines.filter((l) => l.msg.includes('Everything is ready')).length;
@@ -117,13 +129,7 @@ describe('service.workers', () => {
   });
 
   it('creates the first key once, in the first worker, before the next starts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'otelgate-workers-'));
-    const keysFile = join(dir, 'keys.yaml');
-    const config = join(dir, 'config.yaml');
-    writeFileSync(
-      config,
-      `extensions: {apikeyauth: {keys_file: ${keysFile}, first_key_project: demo}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\nexporters: {nop: }\nservice: {workers: 2, extensions: [apikeyauth], pipelines: {logs: {receivers: [ingest], exporters: [nop]}}}\n`,
-    );
+    const { config, keysFile } = workersConfig(2, { firstKeyProject: 'demo' });
     const run = new RunningCli(['--config', config]);
     let stdout = '';
     run.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -144,14 +150,7 @@ describe('service.workers', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const dir = mkdtempSync(join(tmpdir(), 'otelgate-workers-'));
-      const key = generateKey();
-      writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'p', sha256: key.sha256 }]);
-      const config = join(dir, 'config.yaml');
-      writeFileSync(
-        config,
-        `extensions: {apikeyauth: {keys_file: ${join(dir, 'keys.yaml')}}}\nreceivers: {ingest: {endpoint: "127.0.0.1:${port}", auth: {authenticator: apikeyauth}}}\nexporters: {nop: }\nservice: {workers: 2, extensions: [apikeyauth], pipelines: {logs: {receivers: [ingest], exporters: [nop]}}}\n`,
-      );
+      const { config } = workersConfig(2, { endpoint: `127.0.0.1:${port}` });
       const run = new RunningCli(['--config', config]);
       expect(await run.exit()).toBe(1);
       expect(run.lines.map((l) => l.msg)).toContain('A worker could not start; otelgate stops');
@@ -166,7 +165,7 @@ describe('service.workers', () => {
     // The worker hears the SIGINT and the primary's shutdown message in either order; neither may
     // count as a second signal. A few rounds, so that both orders come up.
     for (let round = 0; round < 3; round++) {
-      const { config, key } = workersConfig(2, 'debug');
+      const { config, key } = workersConfig(2, { exporter: 'debug' });
       const run = new RunningCli(['--config', config], {}, true);
       await waitUntil(() => readyCount(run) === 3);
       const [host, port] = String(run.lines.find((l) => l.msg === 'Starting HTTP server')?.['endpoint']).split(':');
@@ -195,7 +194,7 @@ describe('service.workers', () => {
   }, 30_000);
 
   it('keeps running when a scrape asks a worker that has just died, and replaces it', async () => {
-    const { config } = workersConfig(2, 'nop', ', telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}');
+    const { config } = workersConfig(2, { service: ', telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}' });
     const run = new RunningCli(['--config', config]);
     await waitUntil(() => readyCount(run) === 3);
     const metricsAt = `http://${String(run.lines.find((l) => l.msg === 'Serving metrics')?.['endpoint'])}/metrics`;
