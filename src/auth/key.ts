@@ -1,7 +1,7 @@
 // API keys: `otg_<id>_<secret>`, only [A-Za-z0-9_], so a key also fits where an error-reporting
 // SDK expects a DSN's public key. The id is public (safe in logs and lists); the secret is not.
 // Only the SHA-256 of the whole key is ever stored.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -34,7 +34,8 @@ export function generateKey(): NewKey {
 
 /** Lower-case hex SHA-256 of the whole key, as `printf '%s' "$KEY" | sha256sum` prints it. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One call, no Hash object: this runs for every request.
+  return hash('sha256', key, 'hex');
 }
 
 /** The public id of a well-formed key, or undefined. */
