@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32
+#!/usr/bin/env node
 // otelgate's command line: run | validate | components, --help, --version.
 import { parseArgs } from 'node:util';
 

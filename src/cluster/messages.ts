@@ -1,15 +1,16 @@
 // What the primary and its workers say to each other over the cluster's IPC channel.
 
-/** Primary → worker. */
-export type ToWorker = { type: 'shutdown' } | { type: 'metrics'; id: number };
+/** Primary → worker. `config`: the text of each config file, as the primary read it. */
+export type ToWorker = { type: 'config'; texts: Record<string, string> } | { type: 'shutdown' } | { type: 'metrics'; id: number };
 
 /** Worker → primary. */
-export type FromWorker = { type: 'ready' } | { type: 'metrics'; id: number; text: string };
+export type FromWorker = { type: 'config?' } | { type: 'ready' } | { type: 'metrics'; id: number; text: string };
 
-export function isFromWorker(message: unknown): message is FromWorker {
-  return typeof message === 'object' && message !== null && ((message as { type?: unknown }).type === 'ready' || (message as { type?: unknown }).type === 'metrics');
-}
+const TO_WORKER = new Set<unknown>(['config', 'shutdown', 'metrics']);
+const FROM_WORKER = new Set<unknown>(['config?', 'ready', 'metrics']);
 
-export function isToWorker(message: unknown): message is ToWorker {
-  return typeof message === 'object' && message !== null && ((message as { type?: unknown }).type === 'shutdown' || (message as { type?: unknown }).type === 'metrics');
-}
+const typed = (message: unknown, types: Set<unknown>): boolean => typeof message === 'object' && message !== null && types.has((message as { type?: unknown }).type);
+
+export const isFromWorker = (message: unknown): message is FromWorker => typed(message, FROM_WORKER);
+
+export const isToWorker = (message: unknown): message is ToWorker => typed(message, TO_WORKER);

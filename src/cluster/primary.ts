@@ -1,8 +1,9 @@
 // service.workers above 1: this process forks the workers that run the pipelines (node:cluster;
-// they share the receivers' ports, connections handed out in turn), starts them one after the
-// other so that first-run work (a keys file, a database) is done once, serves the own-metrics
-// endpoints from every worker's metrics, replaces a worker that dies, and shuts them all down on
-// SIGTERM or SIGINT.
+// they share the receivers' ports, connections handed out in turn), hands each the config texts
+// it read itself (an edit on disk after start reaches no worker, replacements included), starts
+// them one after the other so that first-run work (a keys file) is done once, serves the
+// own-metrics endpoints from every worker's metrics, replaces a worker that dies unless they keep
+// dying, and shuts them all down on SIGTERM or SIGINT.
 import cluster, { type Worker } from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
@@ -15,6 +16,9 @@ import { isFromWorker, type ToWorker } from './messages.js';
 const METRICS_WAIT_MS = 5000;
 /** Beyond shutdown_timeout, how long the primary gives workers to exit before it kills them. */
 const EXIT_GRACE_MS = 5000;
+/** Workers dying this many times within CRASH_WINDOW_MS stop otelgate (exit 1), for the orchestrator to see. */
+const MAX_CRASHES = 5;
+const CRASH_WINDOW_MS = 60_000;
 
 interface Running {
   worker: Worker;
@@ -23,12 +27,17 @@ interface Running {
   ready: boolean;
 }
 
-export async function runPrimary(config: ResolvedConfig, logger: Logger): Promise<number> {
+/** `texts`: each config file as this process read it, for the workers to read the same. */
+export async function runPrimary(config: ResolvedConfig, logger: Logger, texts: Record<string, string>): Promise<number> {
   const count = config.service.workers;
   const running = new Map<number, Running>();
   let stopping = false;
   let nextRequest = 0;
   const replies = new Map<number, (text: string) => void>();
+  const crashes: number[] = [];
+  const killAll = (): void => {
+    for (const { worker } of running.values()) worker.process.kill('SIGKILL');
+  };
 
   /** Forks the worker for a slot; resolves true once it is ready, false if it exits before. */
   const fork = (slot: number): Promise<boolean> =>
@@ -39,7 +48,9 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger): Promis
       running.set(worker.id, entry);
       worker.on('message', (message: unknown) => {
         if (!isFromWorker(message)) return;
-        if (message.type === 'ready') {
+        if (message.type === 'config?') {
+          send(worker, { type: 'config', texts });
+        } else if (message.type === 'ready') {
           entry.ready = true;
           resolve(true);
         } else {
@@ -53,7 +64,16 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger): Promis
           return;
         }
         if (stopping) return;
-        logger.error({ worker: slot, pid: worker.process.pid, code, signal }, 'A worker exited; starting another in its place');
+        const now = Date.now();
+        crashes.push(now);
+        while ((crashes[0] as number) < now - CRASH_WINDOW_MS) crashes.shift();
+        if (crashes.length >= MAX_CRASHES) {
+          logger.error({ worker: slot, worker_pid: worker.process.pid, code, signal, exits: crashes.length, window_ms: CRASH_WINDOW_MS }, 'Workers keep exiting; otelgate stops');
+          exitCode = 1;
+          stop();
+          return;
+        }
+        logger.error({ worker: slot, worker_pid: worker.process.pid, code, signal }, 'A worker exited; starting another in its place');
         void fork(slot).then((started) => {
           if (!started && !stopping) {
             logger.error({ worker: slot }, 'The replacement worker could not start; otelgate stops');
@@ -128,7 +148,7 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger): Promis
     logger.info({ timeout_ms: config.service.shutdownTimeoutMs, workers: running.size }, 'Starting shutdown...');
     const kill = setTimeout(() => {
       logger.error('Workers did not exit in time; killing them');
-      for (const { worker } of running.values()) worker.process.kill('SIGKILL');
+      killAll();
     }, config.service.shutdownTimeoutMs + EXIT_GRACE_MS);
     const left = [...running.values()].map(
       ({ worker, slot }) =>
@@ -155,7 +175,7 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger): Promis
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) {
       logger.warn({ signal }, 'Second signal received; killing the workers without waiting for shutdown to finish');
-      for (const { worker } of running.values()) worker.process.kill('SIGKILL');
+      killAll();
       process.exit(1);
     }
     logger.info({ signal }, 'Received signal from OS');

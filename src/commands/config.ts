@@ -1,7 +1,7 @@
 // Shared by run and validate: which files to read, and reading and validating them.
 import { join } from 'node:path';
 import { builtinRegistry } from '../components.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, type ReadText } from '../config/load.js';
 import { validateConfig, type ComponentConfig, type ResolvedConfig } from '../config/validate.js';
 import type { Kind } from '../runtime/component.js';
 import type { Registry } from '../runtime/registry.js';
@@ -15,9 +15,9 @@ export function configFiles(values: readonly string[] | undefined): string[] {
   return values.map((value) => (value.startsWith('file:') ? value.slice('file:'.length) : value));
 }
 
-/** Throws ConfigError with every problem found. */
-export function readConfig(files: readonly string[], registry: Registry = builtinRegistry()): ResolvedConfig {
-  return validateConfig(loadConfig(files), registry);
+/** Throws ConfigError with every problem found. `read` gives each file's text (default: from disk). */
+export function readConfig(files: readonly string[], registry: Registry = builtinRegistry(), read?: ReadText): ResolvedConfig {
+  return validateConfig(loadConfig(files, process.env, read), registry);
 }
 
 /** Which component of a type a command works on, or why there is not exactly one to pick. */

@@ -2,9 +2,11 @@
 // within service.shutdown_timeout. With service.workers above 1 this process becomes the primary
 // (cluster/primary.ts) and each worker it forks runs this again, as a worker.
 import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { isToWorker, type FromWorker } from '../cluster/messages.js';
 import { runPrimary } from '../cluster/primary.js';
+import { builtinRegistry } from '../components.js';
 import { ConfigError, formatIssue, type ConfigIssue } from '../errors.js';
 import { Service } from '../runtime/service.js';
 import { createLogger } from '../telemetry/logger.js';
@@ -18,19 +20,45 @@ function logIssue(logger: Logger, issue: ConfigIssue): void {
   else logger.warn(fields, formatIssue(issue));
 }
 
+/** A worker's config: the texts its primary read, so that every worker runs the same one. */
+function configFromPrimary(): Promise<Record<string, string>> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown): void => {
+      if (!isToWorker(message) || message.type !== 'config') return;
+      process.off('message', onMessage);
+      resolve(message.texts);
+    };
+    process.on('message', onMessage);
+    process.send?.({ type: 'config?' } satisfies FromWorker);
+  });
+}
+
 export async function runCommand(files: string[]): Promise<number> {
-  const bootLogger = createLogger({ level: 'info' });
+  const worker = cluster.isWorker ? process.env['OTELGATE_WORKER'] : undefined;
+  const bootBase = createLogger({ level: 'info' });
+  const bootLogger = worker === undefined ? bootBase : bootBase.child({ worker: Number(worker) });
   bootLogger.info({ version: VERSION, node: process.version, config: files }, 'Starting otelgate...');
+  // What this process read, for its workers should it become their primary; a worker reads that.
+  const texts: Record<string, string> = worker === undefined ? {} : await configFromPrimary();
+  const read = (file: string): string => {
+    if (worker !== undefined) {
+      const text = texts[file];
+      if (text === undefined) throw Object.assign(new Error(`${file} was not read by the primary`), { code: 'ENOENT' });
+      return text;
+    }
+    const text = readFileSync(file, 'utf8');
+    texts[file] = text;
+    return text;
+  };
   let resolved;
   try {
-    resolved = readConfig(files);
+    resolved = readConfig(files, builtinRegistry(), read);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     for (const issue of error.issues) logIssue(bootLogger, issue);
     bootLogger.error('Invalid configuration; otelgate did not start. Check it with: otelgate validate --config FILE');
     return 1;
   }
-  const worker = cluster.isWorker ? process.env['OTELGATE_WORKER'] : undefined;
   // A worker's warnings were the primary's to print.
   if (worker === undefined) for (const warning of resolved.warnings) logIssue(bootLogger, warning);
 
@@ -41,7 +69,7 @@ export async function runCommand(files: string[]): Promise<number> {
     process.exit(1);
   });
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'Unhandled promise rejection'));
-  if (cluster.isPrimary && resolved.service.workers > 1) return runPrimary(resolved, logger);
+  if (cluster.isPrimary && resolved.service.workers > 1) return runPrimary(resolved, logger, texts);
 
   // Signal handlers go in before anything starts: a signal during start-up must still shut down cleanly.
   let signalled: NodeJS.Signals | undefined;

@@ -33,10 +33,15 @@ export function mergeConfig(base: Record<string, unknown>, over: Record<string, 
   return out;
 }
 
-function readSource(file: string, issues: ConfigIssue[]): ConfigSource | undefined {
+/** Reads a config file's text; otelgate's workers read the texts their primary read instead. */
+export type ReadText = (file: string) => string;
+
+const readFromDisk: ReadText = (file) => readFileSync(file, 'utf8');
+
+function readSource(file: string, issues: ConfigIssue[], read: ReadText): ConfigSource | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = read(file);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     issues.push({ severity: 'error', file, path: '', message: `cannot read the config file: ${reason}` });
@@ -51,12 +56,12 @@ function readSource(file: string, issues: ConfigIssue[]): ConfigSource | undefin
   return { file, doc, lineCounter };
 }
 
-export function loadConfig(files: readonly string[], env: Record<string, string | undefined> = process.env): LoadedConfig {
+export function loadConfig(files: readonly string[], env: Record<string, string | undefined> = process.env, read: ReadText = readFromDisk): LoadedConfig {
   const issues: ConfigIssue[] = [];
   const sources: ConfigSource[] = [];
   let raw = Object.create(null) as Record<string, unknown>;
   for (const file of files) {
-    const source = readSource(file, issues);
+    const source = readSource(file, issues, read);
     if (source === undefined || source.doc.errors.length > 0) continue;
     sources.push(source);
     const problems: ExpandProblem[] = [];

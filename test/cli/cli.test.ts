@@ -1,8 +1,7 @@
 // The built CLI as users run it: help, version, components, and the run lifecycle.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CLI, ROOT, RunningCli, runCli } from '../helpers/cli.js';
@@ -15,15 +14,11 @@ describe('otelgate CLI', () => {
     expect(runCli(['--version'])).toEqual({ status: 0, stdout: `otelgate version ${VERSION}\n`, stderr: '' });
   });
 
-  it('runs with the same V8 flags through its bin (the shebang) and through npm start', () => {
-    const shebang = readFileSync(CLI, 'utf8').split('\n')[0] as string;
-    const flags = (command: string): string[] => command.split(' ').filter((word) => word.startsWith('--'));
-    expect(flags(shebang)).toEqual(['--max-semi-space-size=32']);
-    expect(flags(PACKAGE.scripts['start'] as string)).toEqual(flags(shebang));
-    // As the kernel runs it: the interpreter, the rest of the line as one argument, then the file.
-    const [interpreter, argument] = [shebang.slice(2, shebang.indexOf(' ')), shebang.slice(shebang.indexOf(' ') + 1)];
-    const viaShebang = spawnSync(interpreter, [argument, CLI, '--version'], { encoding: 'utf8', env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` } });
-    expect({ status: viaShebang.status, stdout: viaShebang.stdout }).toEqual({ status: 0, stdout: `otelgate version ${VERSION}\n` });
+  it('starts through npm start with the young-generation size the benchmark measures it with', () => {
+    const flags = (PACKAGE.scripts['start'] as string).split(' ').filter((word) => word.startsWith('--'));
+    expect(flags).toEqual(['--max-semi-space-size=32']);
+    // The bin keeps a plain shebang: `env -S` is not in every image's env (BusyBox has none).
+    expect(readFileSync(CLI, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
   });
 
   it('prints help naming every command', () => {

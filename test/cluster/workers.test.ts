@@ -1,6 +1,6 @@
 // service.workers: 2 on the built CLI: two worker processes share the receiver's port, the primary
 // serves both workers' metrics, replaces a worker killed with kill -9, and shuts both down.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -163,7 +163,8 @@ describe('service.workers', () => {
 
   it("shuts every worker down cleanly on a terminal's Ctrl-C (SIGINT to the whole group), answering the requests under way", async () => {
     // The worker hears the SIGINT and the primary's shutdown message in either order; neither may
-    // count as a second signal. A few rounds, so that both orders come up.
+    // count as a second signal. A few rounds make both orders likely (before the fix, 13 of 20
+    // single rounds failed).
     for (let round = 0; round < 3; round++) {
       const { config, key } = workersConfig(2, { exporter: 'debug' });
       const run = new RunningCli(['--config', config], {}, true);
@@ -217,15 +218,48 @@ describe('service.workers', () => {
     expect(await run.exit()).toBe(0);
   }, 30_000);
 
-  it('stops, exit 1, when a replacement worker cannot start', async () => {
-    const { config } = workersConfig(2);
+  it('gives every worker, replacements too, the config the primary read at start', async () => {
+    const { config, key } = workersConfig(2, { exporter: 'debug' });
     const run = new RunningCli(['--config', config]);
     await waitUntil(() => readyCount(run) === 3);
-    // The replacement reads the config again, and finds it broken.
+    // An edit on disk, even a broken one, reaches no worker: it takes effect at the next start.
     writeFileSync(config, 'receivers: [\n');
+    const first = run.lines.find((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
+    process.kill(Number(first?.['pid']), 'SIGKILL');
+    await waitUntil(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === 2);
+    const url = `http://${String(run.lines.find((l) => l.msg === 'Starting HTTP server')?.['endpoint'])}`;
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(`${url}/api/v1/ingest`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Connection: 'close' }, body: '[{"message":"after the edit"}]' });
+      expect(response.status).toBe(202);
+    }
+    run.child.kill('SIGTERM');
+    expect(await run.exit()).toBe(0);
+  });
+
+  it('stops, exit 1, when a replacement worker cannot start', async () => {
+    const { config, keysFile } = workersConfig(2);
+    const run = new RunningCli(['--config', config]);
+    await waitUntil(() => readyCount(run) === 3);
+    // Without its keys file (and no first_key_project) a worker cannot start.
+    rmSync(keysFile);
     const first = run.lines.find((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
     process.kill(Number(first?.['pid']), 'SIGKILL');
     expect(await run.exit()).toBe(1);
     expect(run.lines.map((l) => l.msg)).toContain('The replacement worker could not start; otelgate stops');
   });
+
+  it('stops, exit 1, when workers keep dying (5 times within a minute)', async () => {
+    const { config } = workersConfig(2);
+    const run = new RunningCli(['--config', config]);
+    await waitUntil(() => readyCount(run) === 3);
+    for (let death = 1; death <= 5; death++) {
+      const ready = run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
+      expect(ready).toHaveLength(death);
+      process.kill(Number(ready[death - 1]?.['pid']), 'SIGKILL');
+      if (death < 5) await waitUntil(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === death + 1);
+    }
+    expect(await run.exit()).toBe(1);
+    expect(run.lines.filter((l) => l.msg === 'A worker exited; starting another in its place')).toHaveLength(4);
+    expect(run.lines.filter((l) => l.msg === 'Workers keep exiting; otelgate stops').map((l) => l['exits'])).toEqual([5]);
+  }, 30_000);
 });
