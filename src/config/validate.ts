@@ -160,15 +160,15 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
 
   const workers = service['workers'];
   if (typeof workers === 'number' && workers > 1) {
-    // A component name may hold a colon: only the first one ends the kind.
-    for (const [kind, id] of [...used].map((u) => [u.slice(0, u.indexOf(':')), u.slice(u.indexOf(':') + 1)] as [Kind, string])) {
-      const component = components[kind].get(id);
-      if (component?.factory.singleProcess === undefined) continue;
-      report(
-        'error',
-        ['service', 'workers'],
-        `${workers} workers would each run ${kind} "${id}", but ${component.factory.singleProcess}; set service.workers to 1, or run it in an otelgate of its own`,
-      );
+    for (const [, kind] of SECTIONS) {
+      for (const [id, component] of components[kind]) {
+        if (!used.has(`${kind}:${id}`) || component.factory.singleProcess === undefined) continue;
+        report(
+          'error',
+          ['service', 'workers'],
+          `${workers} workers would each run ${kind} "${id}", but ${component.factory.singleProcess}; set service.workers to 1, or run it in an otelgate of its own`,
+        );
+      }
     }
   }
 

@@ -60,10 +60,7 @@ export class Writer {
     if (batch.rows.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.pending.push({ batch, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
   }
 
@@ -84,10 +81,7 @@ export class Writer {
       }
       if (take > 0) this.commit(this.pending.splice(0, take));
     } while (all && this.pending.length > 0);
-    if (this.pending.length > 0) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    if (this.pending.length > 0) this.schedule();
   }
 
   /** Commits wait (batches keep queueing) until release(): the checkpointer's moment to empty the WAL. */
@@ -97,10 +91,14 @@ export class Writer {
 
   release(): void {
     this.held = false;
-    if (this.pending.length > 0 && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    if (this.pending.length > 0) this.schedule();
+  }
+
+  /** One flush per turn of the event loop, however many batches arrive in it. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
   }
 
   close(): void {
