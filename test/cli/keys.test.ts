@@ -74,12 +74,21 @@ describe('otelgate keys', () => {
   });
 
   it('keeps the keys it had when the file turns unreadable, and says so', async () => {
-    const { writeFileSync } = await import('node:fs');
+    const { renameSync, writeFileSync } = await import('node:fs');
+    // Written whole, as `otelgate keys` and editors do: a reload between the truncate and the write
+    // of writeFileSync would read an empty file, which is a valid file with no keys.
+    const replace = (text: string): void => {
+      writeFileSync(`${gw.keysFile}.tmp`, text);
+      renameSync(`${gw.keysFile}.tmp`, gw.keysFile);
+    };
     const good = readFileSync(gw.keysFile, 'utf8');
-    writeFileSync(gw.keysFile, 'keys: [');
-    await gw.run.waitFor('Keys file is unreadable', 5_000);
-    expect(await send(gw.keys['alpha'] as string)).toBe(202);
-    writeFileSync(gw.keysFile, good);
+    replace('keys: [');
+    try {
+      await gw.run.waitFor('Keys file is unreadable', 5_000);
+      expect(await send(gw.keys['alpha'] as string)).toBe(202);
+    } finally {
+      replace(good);
+    }
   });
 
   it('refuses bad uses with a message and exit 1', () => {
