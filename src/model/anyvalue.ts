@@ -7,8 +7,10 @@ export interface Attributes {
   [key: string]: AnyValue;
 }
 
+const NO_MEMBERS: object = Object.freeze(Object.create(null));
+
 export function newAttributes(): Attributes {
-  return Object.create(null) as Attributes;
+  return Object.create(NO_MEMBERS) as Attributes;
 }
 
 export function isAttributes(value: AnyValue): value is Attributes {

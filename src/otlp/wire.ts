@@ -12,6 +12,24 @@ export const WIRE_I32 = 5;
 
 const TWO_32 = 4294967296;
 
+// Attribute keys repeat in every record ("http.request.method", "url.path", ...). Handing back the
+// string made for the same bytes last time skips a string allocation and, because V8 keeps
+// property names internalized, a string-table lookup when the key goes into an attribute map.
+// A slot holds the last short ASCII key whose bytes hashed to it; bounded whatever clients send.
+type Slice = (this: Buffer, start: number, end: number) => string;
+
+// Buffer's own per-encoding slices, which toString() calls after dispatching on the encoding
+// name and checking its arguments: that wrapper was a sixth of decoding time, and every range
+// here is checked already. They are not in Node's typings, hence the fallbacks.
+const slices = Buffer.prototype as Buffer & Partial<Record<'utf8Slice' | 'latin1Slice' | 'hexSlice', Slice>>;
+const utf8Slice: Slice = slices.utf8Slice ?? function (this: Buffer, start, end) { return this.toString('utf8', start, end); };
+const latin1Slice: Slice = slices.latin1Slice ?? function (this: Buffer, start, end) { return this.toString('latin1', start, end); };
+const hexSlice: Slice = slices.hexSlice ?? function (this: Buffer, start, end) { return this.toString('hex', start, end); };
+
+const KEY_SLOTS = 1024;
+const KEY_MAX_BYTES = 64;
+const cachedKeys: string[] = new Array<string>(KEY_SLOTS).fill('');
+
 export class Reader {
   pos: number;
 
@@ -128,8 +146,44 @@ export class Reader {
 
   string(): string {
     const end = this.delimited();
-    const text = this.buf.toString('utf8', this.pos, end);
+    const text = utf8Slice.call(this.buf, this.pos, end);
     this.pos = end;
+    return text;
+  }
+
+  /** Length-delimited bytes as lower-case hex (trace and span ids). */
+  hex(): string {
+    const end = this.delimited();
+    const text = hexSlice.call(this.buf, this.pos, end);
+    this.pos = end;
+    return text;
+  }
+
+  /** A string that is likely to repeat (an attribute key): the same bytes give the same string. */
+  key(): string {
+    const end = this.delimited();
+    const { buf } = this;
+    const start = this.pos;
+    const length = end - start;
+    this.pos = end;
+    if (length > KEY_MAX_BYTES) return utf8Slice.call(buf, start, end);
+    let hash = length;
+    let high = 0;
+    for (let i = start; i < end; i++) {
+      const byte = buf[i] as number;
+      high |= byte;
+      hash = Math.imul(hash ^ byte, 0x01000193);
+    }
+    if (high >= 0x80) return utf8Slice.call(buf, start, end);
+    const slot = (hash >>> 0) & (KEY_SLOTS - 1);
+    const cached = cachedKeys[slot] as string;
+    if (cached.length === length) {
+      let i = 0;
+      while (i < length && cached.charCodeAt(i) === buf[start + i]) i++;
+      if (i === length) return cached;
+    }
+    const text = latin1Slice.call(buf, start, end);
+    cachedKeys[slot] = text;
     return text;
   }
 

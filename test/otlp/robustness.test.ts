@@ -176,10 +176,16 @@ describe('JSON decoding', () => {
     expect(decodeOtlp('metrics', 'json', Buffer.from('\ufeff{}'))).toEqual({ rows: [], skipped: 0 });
   });
 
-  it('keeps "__proto__" as an ordinary attribute key', () => {
-    const decoded = decodeOtlp('logs', 'json', logs([{ attributes: [{ key: '__proto__', value: { stringValue: 'x' } }] }]));
-    expect(Object.keys(decoded.rows[0]?.attributes ?? {})).toEqual(['__proto__']);
-    expect(decoded.rows[0]?.attributes['__proto__']).toBe('x');
+  it.each(['json', 'protobuf'] as const)('keeps "__proto__" and Object.prototype member names as ordinary attribute keys (%s)', (encoding) => {
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const body = logs([{ attributes: names.map((key) => ({ key, value: { stringValue: `${key}!` } })) }, { attributes: [] }]);
+    const decoded = decodeOtlp('logs', encoding, encoding === 'json' ? body : otlpJsonToProtobuf('logs', JSON.parse(body.toString())));
+    const [withNames, without] = decoded.rows;
+    expect(Object.keys(withNames?.attributes ?? {})).toEqual(names);
+    for (const key of names) expect(withNames?.attributes[key]).toBe(`${key}!`);
+    // Nothing is inherited: a map without these keys does not answer to them either.
+    for (const key of names) expect([key in (without?.attributes ?? {}), without?.attributes[key]]).toEqual([false, undefined]);
+    expect(JSON.stringify(without?.attributes)).toBe('{}');
   });
 });
 

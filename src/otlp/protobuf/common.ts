@@ -1,7 +1,6 @@
 // OTLP common messages from wire bytes: AnyValue, KeyValue lists, Resource, InstrumentationScope.
 import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
-import { bytesToHex } from '../hex.js';
 import { DecodeAbort, emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
 import type { RowTypes } from '../../model/batch.js';
 import { Reader, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireError } from '../wire.js';
@@ -70,7 +69,7 @@ export function keyValue(r: Reader, end: number, into: Attributes): void {
   while (r.more(end)) {
     const tag = r.varint();
     const field = tag >>> 3;
-    if (field === 1 && (tag & 7) === WIRE_LEN) key = r.string();
+    if (field === 1 && (tag & 7) === WIRE_LEN) key = r.key();
     else if (field === 2 && (tag & 7) === WIRE_LEN) value = anyValue(r, r.delimited());
     else r.skip(tag & 7);
   }
@@ -127,12 +126,6 @@ function emptyScope(schemaUrl: string): Scope {
   return { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
 }
 
-export function id(r: Reader): string {
-  const end = r.delimited();
-  const hex = bytesToHex(r.buf, r.pos, end);
-  r.pos = end;
-  return hex;
-}
 
 /** Throws unless the field arrived with the wire type its definition gives it. */
 export function expect(tag: number, wire: number): void {

@@ -5,7 +5,7 @@ import type { Resource, Scope } from '../../model/resource.js';
 import { logProblem } from '../checks.js';
 import type { Decoded, RecordBudget } from '../result.js';
 import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
-import { anyValue, decodeRecords, expect, id, keyValue } from './common.js';
+import { anyValue, decodeRecords, expect, keyValue } from './common.js';
 
 function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): LogRow {
   const row: LogRow = {
@@ -60,11 +60,11 @@ function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): Lo
         break;
       case 9:
         expect(tag, WIRE_LEN);
-        row.traceId = id(r);
+        row.traceId = r.hex();
         break;
       case 10:
         expect(tag, WIRE_LEN);
-        row.spanId = id(r);
+        row.spanId = r.hex();
         break;
       case 12:
         expect(tag, WIRE_LEN);

@@ -15,7 +15,7 @@ import type { Resource, Scope } from '../../model/resource.js';
 import { pointProblem } from '../checks.js';
 import { emptyDecoded, DecodeAbort, type Decoded, type RecordBudget } from '../result.js';
 import { Reader, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireError } from '../wire.js';
-import { expect, id, keyValue, walkExport } from './common.js';
+import { expect, keyValue, walkExport } from './common.js';
 
 const DATA_FIELDS: Record<number, MetricType> = { 5: 'gauge', 7: 'sum', 9: 'histogram', 10: 'exponential_histogram', 11: 'summary' };
 
@@ -54,11 +54,11 @@ function exemplar(r: Reader, end: number): Exemplar {
         break;
       case 4:
         expect(tag, WIRE_LEN);
-        out.spanId = id(r);
+        out.spanId = r.hex();
         break;
       case 5:
         expect(tag, WIRE_LEN);
-        out.traceId = id(r);
+        out.traceId = r.hex();
         break;
       default:
         r.skip(tag & 7);

@@ -5,7 +5,7 @@ import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
 import { spanProblem } from '../checks.js';
 import type { Decoded, RecordBudget } from '../result.js';
 import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
-import { decodeRecords, expect, id, keyValue } from './common.js';
+import { decodeRecords, expect, keyValue } from './common.js';
 
 function event(r: Reader, end: number): SpanEvent {
   const out: SpanEvent = { timeUnixNano: 0n, name: '', attributes: newAttributes(), droppedAttributesCount: 0 };
@@ -42,11 +42,11 @@ function link(r: Reader, end: number): SpanLink {
     switch (tag >>> 3) {
       case 1:
         expect(tag, WIRE_LEN);
-        out.traceId = id(r);
+        out.traceId = r.hex();
         break;
       case 2:
         expect(tag, WIRE_LEN);
-        out.spanId = id(r);
+        out.spanId = r.hex();
         break;
       case 3:
         expect(tag, WIRE_LEN);
@@ -114,11 +114,11 @@ function span(r: Reader, end: number, resource: Resource, scope: Scope): SpanRow
     switch (tag >>> 3) {
       case 1:
         expect(tag, WIRE_LEN);
-        row.traceId = id(r);
+        row.traceId = r.hex();
         break;
       case 2:
         expect(tag, WIRE_LEN);
-        row.spanId = id(r);
+        row.spanId = r.hex();
         break;
       case 3:
         expect(tag, WIRE_LEN);
@@ -126,7 +126,7 @@ function span(r: Reader, end: number, resource: Resource, scope: Scope): SpanRow
         break;
       case 4:
         expect(tag, WIRE_LEN);
-        row.parentSpanId = id(r);
+        row.parentSpanId = r.hex();
         break;
       case 16:
         expect(tag, WIRE_I32);
