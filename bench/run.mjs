@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { generateKey } from '../dist/auth/key.js';
 import { writeKeysFile } from '../dist/auth/keysfile.js';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { gzip, otlpJson, otlpProtobuf, simpleJson } from './payloads.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -35,10 +36,35 @@ const WORKLOADS = [
   { name: 'logs protobuf small', signal: 'logs', format: 'otlp', encoding: 'protobuf', records: 10 },
 ];
 
+/** A pipeline with one exporter and nothing else, on every signal. */
+const only = (id, settings) => (dir, workers) =>
+  `extensions: {apikeyauth: {keys_file: ${keysFile}}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\nexporters: {${id}: ${settings(dir)}}\n` +
+  `service:\n  workers: ${workers}\n  extensions: [apikeyauth]\n  pipelines:\n` +
+  ['logs', 'traces', 'metrics'].map((s) => `    ${s}: {receivers: [ingest], exporters: [${id}]}\n`).join('');
+
+/**
+ * The pipeline otelgate ships (pipelines/default.yaml: memory_limiter, store, own metrics,
+ * health_check) as it is, but for its addresses, on free loopback ports, and its files, in the
+ * run's directory: what a user running the default gets.
+ */
+function shipped(dir) {
+  const config = parseYaml(readFileSync(join(ROOT, 'pipelines', 'default.yaml'), 'utf8'));
+  config.extensions.apikeyauth = { keys_file: keysFile };
+  config.extensions.health_check.endpoint = '127.0.0.1:0';
+  config.receivers.ingest.endpoint = '127.0.0.1:0';
+  config.exporters.store.path = join(dir, 'bench.db');
+  for (const reader of config.service.telemetry.metrics.readers) Object.assign(reader.pull.exporter.prometheus, { host: '127.0.0.1', port: 0 });
+  return stringifyYaml(config);
+}
+
+// config(dir, workers) → the config file's text. `store`: its figures go beside the insert ceiling.
+// `workloads`: the only workloads it runs (the bench must stay under ten minutes).
 const PIPELINES = {
-  nop: 'exporters: {nop: {}}',
-  store: (dir) => `exporters: {store: {path: ${join(dir, 'bench.db')}}}`,
+  nop: { config: only('nop', () => '{}') },
+  store: { config: only('store', (dir) => `{path: ${join(dir, 'bench.db')}}`), store: true },
+  default: { config: shipped, store: true, workloads: ['logs protobuf', 'logs protobuf small'] },
 };
+const pipelinesOf = (w) => Object.keys(PIPELINES).filter((p) => PIPELINES[p].workloads?.includes(w.name) ?? true);
 
 // ---- bodies ----
 const work = mkdtempSync(join(tmpdir(), 'otelgate-bench-'));
@@ -91,18 +117,13 @@ function startServer(command, args, ready) {
 
 function startOtelgate(pipeline, core, workers = 1) {
   const dir = mkdtempSync(join(work, 'run-'));
-  const exporter = typeof PIPELINES[pipeline] === 'function' ? PIPELINES[pipeline](dir) : PIPELINES[pipeline];
   const config = join(dir, 'config.yaml');
-  writeFileSync(
-    config,
-    `extensions: {apikeyauth: {keys_file: ${keysFile}}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\n${exporter}\n` +
-      `service:\n  workers: ${workers}\n  extensions: [apikeyauth]\n  pipelines:\n` +
-      ['logs', 'traces', 'metrics'].map((s) => `    ${s}: {receivers: [ingest], exporters: [${pipeline}]}\n`).join(''),
-  );
+  writeFileSync(config, PIPELINES[pipeline].config(dir, workers));
   const [command, args] = pinned(core, [...START_FLAGS, 'dist/cli.js', 'run', '--config', config]);
   // With workers, the primary says it is ready once every worker is.
   const readyLines = workers > 1 ? workers + 1 : 1;
-  const ready = (output) => (output.split('Everything is ready').length > readyLines ? /"endpoint":"127\.0\.0\.1:(\d+)"/.exec(output)?.[1] : undefined);
+  // The ingest receiver's line (health_check and own metrics log endpoints of their own).
+  const ready = (output) => (output.split('Everything is ready').length > readyLines ? /"endpoint":"127\.0\.0\.1:(\d+)","tls"/.exec(output)?.[1] : undefined);
   return startServer(command, args, ready).then((server) => ({ ...server, dir, pipeline }));
 }
 
@@ -175,9 +196,9 @@ const results = { date: new Date().toISOString(), machine: { cores: cpus().lengt
 const bare = await startServer(...pinned(OTELGATE_CORE, [...START_FLAGS, join(HERE, 'bare-server.mjs')]), (o) => /listening (\d+)/.exec(o)?.[1]);
 const pbjs = await startServer(...pinned(OTELGATE_CORE, [...START_FLAGS, join(HERE, 'bare-server.mjs'), '--protobufjs']), (o) => /listening (\d+)/.exec(o)?.[1]);
 for (const w of workloads) {
-  log(`${w.name}: ceilings and ${Object.keys(PIPELINES).join(', ')}, ${TIMING.repeats} rounds`);
+  log(`${w.name}: ceilings and ${pipelinesOf(w).join(', ')}, ${TIMING.repeats} rounds`);
   const servers = {};
-  for (const pipeline of Object.keys(PIPELINES)) servers[pipeline] = await startOtelgate(pipeline, OTELGATE_CORE);
+  for (const pipeline of pipelinesOf(w)) servers[pipeline] = await startOtelgate(pipeline, OTELGATE_CORE);
   const rounds = [];
   for (let r = 0; r < TIMING.repeats; r++) {
     const ceilings = ceilingsOnce(w);
@@ -185,7 +206,7 @@ for (const w of workloads) {
     ceilings.bareRequestsPerSecond = (await load(bare, w, { fixedBody: true })).rps;
     if (w.name === 'logs protobuf') ceilings.protobufjsServerRecordsPerSecond = (await load(pbjs, w, { fixedBody: true })).recordsPerSecond;
     const runs = {};
-    for (const pipeline of Object.keys(PIPELINES)) runs[pipeline] = await load(servers[pipeline], w, withDefaults(servers[pipeline], {}));
+    for (const pipeline of pipelinesOf(w)) runs[pipeline] = await load(servers[pipeline], w, withDefaults(servers[pipeline], {}));
     rounds.push({ ceilings, runs });
   }
   const ceilings = {};
@@ -215,7 +236,7 @@ await pbjs.stop();
 log('extra: 10 k records/s as 100-record requests; p99 at half the maximum; both cores');
 {
   const hundred = prepare({ name: 'logs protobuf 100', signal: 'logs', format: 'otlp', encoding: 'protobuf', records: 100 });
-  for (const pipeline of Object.keys(PIPELINES)) {
+  for (const pipeline of ['nop', 'store']) {
     const server = await startOtelgate(pipeline, OTELGATE_CORE);
     // At 100 requests a second the code takes seconds to be compiled hot: a longer warm-up and window.
     const steady = await measure(server, hundred, { rate: 100, connections: 4, timing: QUICK ? {} : { warmupMs: 5000, durationMs: 5000 } });
@@ -266,7 +287,7 @@ for (const [name, w] of Object.entries(results.workloads)) {
       m.cpuPerMillion.toFixed(2),
       Math.round(m.peakRssMiB),
       `${k(w.ceilings.decode)} (${share(m.ratios.decode)})`,
-      pipeline === 'store' ? `${k(w.ceilings.insert)} (${share(m.ratios.insert)})` : '',
+      PIPELINES[pipeline].store ? `${k(w.ceilings.insert)} (${share(m.ratios.insert)})` : '',
       `${k(w.ceilings.bareRequestsPerSecond)} (${share(m.ratios.bare)})`,
       m.notOk.join(' '),
     ]);
@@ -304,7 +325,9 @@ shared; figures minutes apart differ by a quarter): (a) a bare Node HTTP server 
 (otelgate's decoder); (c) inserting the same rows into node:sqlite with the store's schema and indexes, one
 1,000-row batch per transaction. Percentages are otelgate's share of the ceiling. CPU is otelgate's own
 (utime + stime from /proc) over the measured window. otelgate and the ceilings on its core run with
-npm start's V8 flags (\`${START_FLAGS.join(' ')}\`). Both cores: \`service.workers: 2\`, unpinned, the load generator too.
+npm start's V8 flags (\`${START_FLAGS.join(' ')}\`). Pipelines: \`nop\` and \`store\` are the receiver and that exporter
+alone; \`default\` is pipelines/default.yaml as shipped (memory_limiter, store, own metrics, health_check) on free
+loopback ports, run on the two logs protobuf workloads. Both cores: \`service.workers: 2\`, unpinned, the load generator too.
 
 ## Targets
 
