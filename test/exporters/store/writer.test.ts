@@ -66,6 +66,8 @@ describe('store writer', () => {
     expect(error.retryable).toBe(false);
     expect(error.message).toBe('the store refused the batch: poisoned row');
     expect([count("project = 'first'"), count("project = 'middle'"), count("project = 'last'")]).toEqual([300, 0, 300]);
+    // The group was rolled back and each batch written again alone: two of those commits held.
+    expect(stats).toEqual({ commits: 2, batches: 2 });
   });
 
   it('fails every batch of a group the database refuses, and writes again once it can, without reopening', async () => {
