@@ -157,7 +157,11 @@ export class Writer {
     let statement = this.statements.get(key);
     if (statement === undefined) {
       const row = `(${new Array<string>(columns).fill('?').join(',')})`;
-      statement = this.db.prepare(`INSERT INTO ${table} VALUES ${new Array<string>(rows).fill(row).join(',')}`);
+      // OR ROLLBACK: no statement journal. By default SQLite keeps the undo pages of every INSERT,
+      // so as to take back only that statement should it fail; they outgrow memory within a
+      // transaction and go to a temporary file (measured: trace inserts 36 % faster without).
+      // A failed INSERT leaves its transaction to be rolled back whole, which commit() always does.
+      statement = this.db.prepare(`INSERT OR ROLLBACK INTO ${table} VALUES ${new Array<string>(rows).fill(row).join(',')}`);
       this.statements.set(key, statement);
     }
     return statement;

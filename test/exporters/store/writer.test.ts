@@ -70,6 +70,22 @@ describe('store writer', () => {
     expect(stats).toEqual({ commits: 2, batches: 2 });
   });
 
+  it('leaves nothing of a batch whose value of the wrong type comes part-way through it, and stores the rest of its group', async () => {
+    // A STRICT table refuses a text severity number at the row itself: SQLite has inserted the rows
+    // before it in the same statement, and only rolling the transaction back takes them away.
+    const wrongType = logs('wrong', 300);
+    const row = wrongType.rows[150];
+    if (row === undefined) throw new Error('no row 150');
+    row.severityNumber = 'nine' as unknown as number;
+    const answers = await Promise.allSettled([writer.write(logs('before', 100)), writer.write(wrongType), writer.write(logs('after', 100))]);
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((answers[1] as PromiseRejectedResult).reason).toBeInstanceOf(PermanentError);
+    expect([count("project = 'before'"), count("project = 'wrong'"), count("project = 'after'")]).toEqual([100, 0, 100]);
+    expect(db.isTransaction).toBe(false);
+    await writer.write(logs('next', 5));
+    expect(count()).toBe(205);
+  });
+
   it('fails every batch of a group the database refuses, and writes again once it can, without reopening', async () => {
     db.exec('PRAGMA query_only = ON');
     const refused = await Promise.allSettled([writer.write(logs('a', 10)), writer.write(logs('b', 10))]);
