@@ -1,4 +1,4 @@
-// The benchmark's request bodies: realistic records (about 60-byte bodies, 3-5 attributes, trace
+// The benchmark's request bodies: realistic records (about 60-byte bodies, 3-5 attributes varying by record, trace
 // and span ids, one resource with 4 attributes), built once as OTLP JSON and encoded to protobuf
 // with protobufjs, the reference codec.
 import { gzipSync } from 'node:zlib';
@@ -40,7 +40,14 @@ function logRecord(i) {
     severityNumber: 9,
     severityText: 'INFO',
     body: { stringValue: `${MESSAGES[i % 4]} #${i}` },
-    attributes: [str('http.request.method', 'GET'), str('url.path', `/api/orders/${i}`), int('http.response.status_code', 200), dbl('duration_ms', 12.5 + (i % 7))],
+    // 3 to 5 attributes, as records of one service have: the optional ones vary from record to record.
+    attributes: [
+      str('http.request.method', 'GET'),
+      str('url.path', `/api/orders/${i}`),
+      int('http.response.status_code', i % 5 === 4 ? 404 : 200),
+      ...(i % 3 === 0 ? [] : [dbl('duration_ms', 12.5 + (i % 7))]),
+      ...(i % 5 === 4 ? [str('error.type', 'not_found')] : []),
+    ],
     traceId: hex(16),
     spanId: hex(8),
     flags: 1,
