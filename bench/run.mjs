@@ -104,10 +104,17 @@ function startServer(command, args, ready) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    // A server that never says it is ready (a log line reworded) fails the run instead of hanging it.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${args.join(' ')} did not say it was ready within 30 s:\n${output}`));
+    }, 30_000);
     const onData = (chunk) => {
       output += chunk;
       const port = ready(output);
-      if (port !== undefined) resolve({ pid: child.pid, port, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
+      if (port === undefined) return;
+      clearTimeout(timer);
+      resolve({ pid: child.pid, port, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
     };
     child.stdout.setEncoding('utf8').on('data', onData);
     child.stderr.setEncoding('utf8').on('data', onData);

@@ -33,12 +33,16 @@ const cachedKeys: string[] = new Array<string>(KEY_SLOTS).fill('');
 export class Reader {
   pos: number;
 
+  readonly end: number;
+
   constructor(
     readonly buf: Buffer,
     start: number,
-    readonly end: number,
+    end: number,
   ) {
     this.pos = start;
+    // Every read is checked against `end` only, and the slices below trust it: never past the buffer.
+    this.end = Math.min(end, buf.length);
   }
 
   get done(): boolean {

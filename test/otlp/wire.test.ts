@@ -1,7 +1,7 @@
 // The wire reader's attribute-key cache: the same bytes give back the same text, and no other bytes do.
 import { describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs';
-import { Reader } from '../../src/otlp/wire.js';
+import { Reader, WireError } from '../../src/otlp/wire.js';
 
 /** Reads every key of `keys`, written one after another as length-delimited fields, with Reader.key(). */
 function readKeys(keys: string[]): string[] {
@@ -38,5 +38,12 @@ describe('Reader.key', () => {
     const r = new Reader(buf, 0, buf.length);
     expect(r.key()).toBe('abc');
     expect(r.pos).toBe(4);
+  });
+
+  it('never reads past its buffer, even when told its message ends beyond it', () => {
+    const buf = Buffer.from([5, 0x61, 0x62]);
+    for (const read of [(r: Reader) => r.key(), (r: Reader) => r.string(), (r: Reader) => r.hex()]) {
+      expect(() => read(new Reader(buf, 0, 10))).toThrow(WireError);
+    }
   });
 });
