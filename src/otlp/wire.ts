@@ -12,10 +12,6 @@ export const WIRE_I32 = 5;
 
 const TWO_32 = 4294967296;
 
-// Attribute keys repeat in every record ("http.request.method", "url.path", ...). Handing back the
-// string made for the same bytes last time skips a string allocation and, because V8 keeps
-// property names internalized, a string-table lookup when the key goes into an attribute map.
-// A slot holds the last short ASCII key whose bytes hashed to it; bounded whatever clients send.
 type Slice = (this: Buffer, start: number, end: number) => string;
 
 // Buffer's own per-encoding slices, which toString() calls after dispatching on the encoding
@@ -26,6 +22,10 @@ const utf8Slice: Slice = slices.utf8Slice ?? function (this: Buffer, start, end)
 const latin1Slice: Slice = slices.latin1Slice ?? function (this: Buffer, start, end) { return this.toString('latin1', start, end); };
 const hexSlice: Slice = slices.hexSlice ?? function (this: Buffer, start, end) { return this.toString('hex', start, end); };
 
+// Attribute keys repeat in every record ("http.request.method", "url.path", ...). Handing back the
+// string made for the same bytes last time skips a string allocation and, because V8 keeps
+// property names internalized, a string-table lookup when the key goes into an attribute map.
+// A slot holds the last short ASCII key whose bytes hashed to it; bounded whatever clients send.
 const KEY_SLOTS = 1024;
 const KEY_MAX_BYTES = 64;
 const cachedKeys: string[] = new Array<string>(KEY_SLOTS).fill('');

@@ -126,7 +126,6 @@ function emptyScope(schemaUrl: string): Scope {
   return { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
 }
 
-
 /** Throws unless the field arrived with the wire type its definition gives it. */
 export function expect(tag: number, wire: number): void {
   if ((tag & 7) !== wire) throw new WireError(`field ${tag >>> 3}: wire type ${tag & 7}, expected ${wire}`);
