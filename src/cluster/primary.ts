@@ -5,7 +5,8 @@
 // own-metrics endpoints from every worker's metrics, replaces a worker that dies unless they keep
 // dying, and shuts them all down on SIGTERM or SIGINT.
 import cluster, { type Worker } from 'node:cluster';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createServer } from '../runtime/http.js';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/validate.js';
 import { listen } from '../runtime/listen.js';

@@ -2,7 +2,8 @@
 // /metrics by its Prometheus exporter, where service.telemetry.metrics.readers say. Names follow
 // the Collector's (otelcol_receiver_accepted_log_records, ...) so its dashboards work unchanged.
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createServer } from '../runtime/http.js';
 import { createRequire } from 'node:module';
 import { metrics as noop, type Meter } from '@opentelemetry/api';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';

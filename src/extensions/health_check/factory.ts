@@ -1,7 +1,8 @@
 // The health_check extension: an HTTP endpoint for liveness and readiness probes that answers 200
 // once every component has started and 503 before that and from the moment shutdown begins, with
 // the bodies of the Collector's healthcheckextension (its v1 behaviour, without check_collector_pipeline).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from '../../runtime/http.js';
 import type { ExtensionFactory, SettingsProblem } from '../../runtime/component.js';
 import { parseEndpoint } from '../../receivers/ingest/config.js';
 import { listen } from '../../runtime/listen.js';

@@ -1,6 +1,7 @@
 // The ingest receiver: the HTTP endpoints of the interface contract on one listener.
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from '../../runtime/http.js';
 import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { isAuthenticator, type Authenticator } from '../../auth/authenticator.js';
