@@ -62,7 +62,7 @@ function shipped(dir) {
 const PIPELINES = {
   nop: { config: only('nop', () => '{}') },
   store: { config: only('store', (dir) => `{path: ${join(dir, 'bench.db')}}`), store: true },
-  default: { config: shipped, store: true, workloads: ['logs protobuf', 'logs protobuf small'] },
+  default: { config: shipped, store: true, workloads: ['logs protobuf'] },
 };
 const pipelinesOf = (w) => Object.keys(PIPELINES).filter((p) => PIPELINES[p].workloads?.includes(w.name) ?? true);
 
@@ -334,7 +334,7 @@ shared; figures minutes apart differ by a quarter): (a) a bare Node HTTP server 
 (utime + stime from /proc) over the measured window. otelgate and the ceilings on its core run with
 npm start's V8 flags (\`${START_FLAGS.join(' ')}\`). Pipelines: \`nop\` and \`store\` are the receiver and that exporter
 alone; \`default\` is pipelines/default.yaml as shipped (memory_limiter, store, own metrics, health_check) on free
-loopback ports, run on the two logs protobuf workloads. Both cores: \`service.workers: 2\`, unpinned, the load generator too.
+loopback ports, run on the logs protobuf workload. Both cores: \`service.workers: 2\`, unpinned, the load generator too.
 
 ## Targets
 

@@ -6,9 +6,9 @@
 // dying, and shuts them all down on SIGTERM or SIGINT.
 import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
-import { createServer } from '../runtime/http.js';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/validate.js';
+import { createServer } from '../runtime/http.js';
 import { listen } from '../runtime/listen.js';
 import { mergeExpositions } from './exposition.js';
 import { isFromWorker, type ToWorker } from './messages.js';

@@ -3,13 +3,13 @@
 // the Collector's (otelcol_receiver_accepted_log_records, ...) so its dashboards work unchanged.
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { createServer } from '../runtime/http.js';
 import { createRequire } from 'node:module';
 import { metrics as noop, type Meter } from '@opentelemetry/api';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { Logger } from 'pino';
 import type { TelemetrySettings } from '../config/schema.js';
+import { createServer } from '../runtime/http.js';
 import { listen } from '../runtime/listen.js';
 import { VERSION } from '../version.js';
 

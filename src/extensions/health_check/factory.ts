@@ -2,9 +2,9 @@
 // once every component has started and 503 before that and from the moment shutdown begins, with
 // the bodies of the Collector's healthcheckextension (its v1 behaviour, without check_collector_pipeline).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer } from '../../runtime/http.js';
 import type { ExtensionFactory, SettingsProblem } from '../../runtime/component.js';
 import { parseEndpoint } from '../../receivers/ingest/config.js';
+import { createServer } from '../../runtime/http.js';
 import { listen } from '../../runtime/listen.js';
 import { healthCheckSchema } from './config.js';
 

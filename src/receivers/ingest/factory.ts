@@ -1,13 +1,13 @@
 // The ingest receiver: the HTTP endpoints of the interface contract on one listener.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer } from '../../runtime/http.js';
 import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { isAuthenticator, type Authenticator } from '../../auth/authenticator.js';
 import { durationMs } from '../../config/duration.js';
 import { isReader, type Reader } from '../../query/reader.js';
 import type { Host, ReceiverFactory } from '../../runtime/component.js';
+import { createServer } from '../../runtime/http.js';
 import { listen } from '../../runtime/listen.js';
 import type { ContentEncoding } from './body.js';
 import { ByteBudget } from './budget.js';
