@@ -91,6 +91,10 @@ describe('otelgate CLI', () => {
     run.child.kill(signal);
     expect(await run.exit()).toBe(0);
     const messages = run.lines.map((l) => l.msg);
+    // The store's first retention pass begins in its start and, on this empty store, ends there: it
+    // is logged before ready, and nothing of it can come between the signal and the end.
+    expect(messages.indexOf('Retention pass done')).toBeGreaterThan(-1);
+    expect(messages.indexOf('Retention pass done')).toBeLessThan(messages.indexOf('Everything is ready. Begin running and processing data.'));
     expect(messages.slice(-3)).toEqual(['Received signal from OS', 'Starting shutdown...', 'Shutdown complete.']);
     expect(run.lines.find((l) => l.msg === 'Received signal from OS')?.['signal']).toBe(signal);
     expect(run.lines.every((l) => l.level !== 'raw' && typeof l['time'] === 'string')).toBe(true);

@@ -43,6 +43,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
     let timer: NodeJS.Timeout | undefined;
     let reader: ReaderThread | undefined;
     let checkpointer: Checkpointer | undefined;
+    let closing = false;
     const meter = ctx.telemetry.meter('otelgate/exporter/store');
     const normal = ctx.telemetry.enabled('normal');
     const commits = normal ? meter.createCounter('otelgate_store_commits', { description: 'Transactions the store committed (group commit: one holds every batch handed over meanwhile)' }) : undefined;
@@ -55,7 +56,9 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
       const started = performance.now();
       const deleted = await retention.pass(nowMs);
       for (const [signal, count] of Object.entries(deleted)) if (count > 0) deletedCounter?.add(count, { ...attributes, signal });
-      ctx.logger.info({ deleted, duration_ms: Math.round(performance.now() - started) }, 'Retention pass done');
+      // A pass that shutdown stopped part-way is not done, and the store says nothing once its
+      // shutdown has begun: otelgate's last line is "Shutdown complete.". Its deletions are counted above.
+      if (!closing) ctx.logger.info({ deleted, duration_ms: Math.round(performance.now() - started) }, 'Retention pass done');
       return deleted;
     };
     const scheduled = (): void => {
@@ -65,6 +68,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
 
     return {
       async start() {
+        closing = false;
         db = openForWriting(path, { synchronous: config.synchronous, busyTimeoutMs: durationMs(config.busy_timeout) });
         writer = new Writer(db, (batches) => {
           commits?.add(1, attributes);
@@ -79,15 +83,22 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
         checkpointer = new Checkpointer(path, { intervalMs: CHECKPOINT_INTERVAL_MS }, ctx.logger, writer, () => writing.exec('PRAGMA wal_autocheckpoint = 1000'));
         reader = new ReaderThread(path, { timeoutMs: READ_TIMEOUT_MS, maxQueued: MAX_QUEUED_READS, maxBytes: MAX_ANSWER_BYTES });
         ctx.logger.info({ path, synchronous: config.synchronous }, 'Opened the store');
-        setImmediate(scheduled);
+        // The first pass begins inside start, not on a later turn of the event loop: it is under way
+        // before otelgate reports ready, and on a store with under a chunk to delete per project and
+        // signal it has ended (and logged) by then too, as the receivers start listening only later.
+        // Deferred with setImmediate, it raced the signal a user can send at ready, and logged
+        // between "Starting shutdown..." and "Shutdown complete.".
+        scheduled();
         timer = setInterval(scheduled, durationMs(config.retention.interval));
         timer.unref();
       },
       async shutdown() {
+        closing = true;
         clearInterval(timer);
+        // First, so that a pass under way stops after the chunk it is on rather than go on deleting meanwhile.
+        await retention?.stop();
         await reader?.close();
         reader = undefined;
-        await retention?.stop();
         writer?.close();
         writer = undefined;
         await checkpointer?.stop();
