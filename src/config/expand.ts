@@ -1,7 +1,9 @@
 // Environment expansion in config values, as the Collector does it:
 // ${env:VAR}, ${env:VAR:-default}, ${VAR} and ${VAR:-default}; $$ is a literal $.
 // A value that is exactly one reference takes the type the variable's text has as YAML
-// (`port: ${env:PORT}` becomes a number); a reference inside a longer string is text.
+// (`port: ${env:PORT}` becomes a number); a reference inside a longer string is text. An unset
+// or empty variable is the empty string, also as a whole value (where YAML would read null): the
+// Collector gives a string setting "" for it too, and the warning can then say what happens.
 import { parse as parseYaml } from 'yaml';
 
 const REFERENCE = /\$\$|\$\{(?:([a-zA-Z][a-zA-Z0-9]*):)?([^}:]*)(?::-([^}]*))?\}/g;
@@ -42,13 +44,13 @@ function expandString(text: string, env: Env, path: (string | number)[], problem
     const value = env[name];
     if (value === undefined || (value === '' && fallback !== undefined)) {
       if (fallback !== undefined) return (whole = fallback);
-      problems.push({ path, severity: 'warning', message: `environment variable ${name} is not set; using an empty value (set it, or give a default as \${env:${name}:-default})` });
+      problems.push({ path, severity: 'warning', message: `environment variable ${name} is not set; it expands to the empty string (set it, or give a default as \${env:${name}:-default})` });
       return (whole = '');
     }
     return (whole = value);
   });
   if (references === 1 && text.replace(REFERENCE, '') === '' && typeof whole === 'string') {
-    return whole === '' ? null : typedValue(whole);
+    return whole === '' ? '' : typedValue(whole);
   }
   return replaced;
 }

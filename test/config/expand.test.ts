@@ -32,10 +32,18 @@ describe('expandEnv', () => {
 
   it('walks maps and lists and reports the path of an unset variable as a warning', () => {
     const { value, problems } = expand({ exporters: { debug: { list: ['${env:NOPE}', 'ok'] } } });
-    expect(value).toEqual({ exporters: { debug: { list: [null, 'ok'] } } });
+    expect(value).toEqual({ exporters: { debug: { list: ['', 'ok'] } } });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ path: ['exporters', 'debug', 'list', 0], severity: 'warning' });
     expect(problems[0]?.message).toContain('NOPE is not set');
+  });
+
+  it('gives an unset or empty variable the empty string, as its warning says, also as a whole value', () => {
+    for (const input of ['${env:NOPE}', '${NOPE}', '${env:EMPTY}', '${env:NOPE:-}']) expect(expand(input).value).toBe('');
+    expect(expand('a${env:NOPE}b').value).toBe('ab');
+    expect(expand('${env:NOPE}').problems.map((p) => p.message)).toEqual([
+      'environment variable NOPE is not set; it expands to the empty string (set it, or give a default as ${env:NOPE:-default})',
+    ]);
   });
 
   it('rejects providers other than env and malformed names', () => {
