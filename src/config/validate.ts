@@ -67,6 +67,8 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
 
   const components = { receiver: new Map(), processor: new Map(), exporter: new Map(), extension: new Map() } as ResolvedConfig['components'];
   const defined = { receiver: new Set<string>(), processor: new Set<string>(), exporter: new Set<string>(), extension: new Set<string>() };
+  // Every component of a known type, its settings valid or not: a pipeline's use of it is still checked.
+  const typed = { receiver: new Map(), processor: new Map(), exporter: new Map(), extension: new Map() } as Record<Kind, Map<string, { type: string; factory: Factory }>>;
   for (const [section, kind] of SECTIONS) {
     const entries = raw[section];
     if (!isMap(entries)) continue;
@@ -83,6 +85,7 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
         report('error', path, `unknown ${kind} type "${parsed.type}".${hint(parsed.type, registry.types(kind), `${kind} types`)}`);
         continue;
       }
+      typed[kind].set(id, { type: parsed.type, factory });
       const config = value ?? {};
       if (!isMap(config)) {
         report('error', path, `the settings of ${kind} "${id}" must be a mapping (or left empty for the defaults)`);
@@ -105,13 +108,14 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
     }
     for (const [pipelineId, pipeline] of Object.entries(rawPipelines)) {
       const path = ['service', 'pipelines', pipelineId];
-      const signal = pipelineId.split('/')[0] as string;
-      if (!isSignal(signal) || pipelineId.endsWith('/')) {
-        report('error', path, `"${pipelineId}" is not a pipeline id: write logs, traces or metrics, optionally followed by /name.${hint(signal, SIGNALS, 'signals')}`);
-        continue;
+      const prefix = pipelineId.split('/')[0] as string;
+      // A bad id is reported, and what the pipeline lists is still checked, all but against its signal.
+      const signal = isSignal(prefix) && !pipelineId.endsWith('/') ? prefix : undefined;
+      if (signal === undefined) {
+        report('error', path, `"${pipelineId}" is not a pipeline id: write logs, traces or metrics, optionally followed by /name.${hint(prefix, SIGNALS, 'signals')}`);
       }
       if (!isMap(pipeline)) continue;
-      const resolved: PipelineConfig = { id: pipelineId, signal, receivers: [], processors: [], exporters: [] };
+      const lists: Pick<PipelineConfig, 'receivers' | 'processors' | 'exporters'> = { receivers: [], processors: [], exporters: [] };
       for (const [list, kind] of PIPELINE_LISTS) {
         const refs = pipeline[list];
         if (!Array.isArray(refs)) continue;
@@ -122,7 +126,7 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
             report('error', refPath, `${kind} "${ref}" is listed more than once in this pipeline`);
             return;
           }
-          const component = components[kind].get(ref);
+          const component = typed[kind].get(ref);
           if (component === undefined) {
             if (!defined[kind].has(ref)) {
               const ids = [...defined[kind]];
@@ -132,15 +136,16 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
             return;
           }
           used.add(`${kind}:${ref}`);
+          if (signal === undefined) return;
           const signals = signalsOf(component.factory);
           if (!signals.includes(signal)) {
             report('error', refPath, `${kind} "${ref}" does not support ${signal}; its type "${component.type}" supports ${signals.join(', ') || 'no signals'}`);
             return;
           }
-          resolved[list].push(ref);
+          lists[list].push(ref);
         });
       }
-      pipelines.push(resolved);
+      if (signal !== undefined) pipelines.push({ id: pipelineId, signal, ...lists });
     }
   }
 

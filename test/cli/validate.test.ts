@@ -18,6 +18,13 @@ const cases: [file: string, lines: string[]][] = [
     ],
   ],
   ['bad_pipeline_id.yaml', [':7:5: service.pipelines.log: "log" is not a pipeline id: write logs, traces or metrics, optionally followed by /name. Did you mean "logs"?']],
+  [
+    'bad_pipeline_id_and_exporter.yaml',
+    [
+      ':7:5: service.pipelines.log: "log" is not a pipeline id: write logs, traces or metrics, optionally followed by /name. Did you mean "logs"?',
+      ':9:26: service.pipelines.log.exporters[1]: exporter "debugg" is not defined in exporters. Did you mean "debug"?',
+    ],
+  ],
   ['bad_yaml.yaml', [':6:1: YAML syntax: Flow sequence in block collection must be sufficiently indented and end with a ]']],
   [
     'bad_workers_store.yaml',
@@ -74,8 +81,8 @@ describe('otelgate validate', () => {
     const unset = runCli(['validate', '--config', path], { OTELGATE_TEST_VERBOSITY: 'loud' });
     expect(unset.status).toBe(1);
     expect(unset.stderr.split('\n')).toEqual([
-      `warning: ${path}:6:5: processors.memory_limiter.limit_mib: environment variable OTELGATE_TEST_LIMIT is not set; using an empty value (set it, or give a default as \${env:OTELGATE_TEST_LIMIT:-default})`,
-      `${path}:6:5: processors.memory_limiter.limit_mib: must be a whole number (got null)`,
+      `warning: ${path}:6:5: processors.memory_limiter.limit_mib: environment variable OTELGATE_TEST_LIMIT is not set; it expands to the empty string (set it, or give a default as \${env:OTELGATE_TEST_LIMIT:-default})`,
+      `${path}:6:5: processors.memory_limiter.limit_mib: must be a whole number (got the string "")`,
       `${path}:9:5: exporters.debug.verbosity: must be one of basic, normal, detailed (got the string "loud")`,
       '',
     ]);

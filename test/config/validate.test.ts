@@ -84,6 +84,51 @@ service:
     ).toEqual(['6:47: service.pipelines.traces.exporters[0]: exporter "logsonly/eu" does not support traces; its type "logsonly" supports logs']);
   });
 
+  it('reports every mistake in one run: a bad pipeline id does not hide what the pipeline lists', () => {
+    expect(
+      problems(`
+receivers: {testin: }
+exporters: {capture: }
+service:
+  pipelines:
+    log: {receivers: [testin], exporters: [capture, captur]}
+`),
+    ).toEqual([
+      '6:5: service.pipelines.log: "log" is not a pipeline id: write logs, traces or metrics, optionally followed by /name. Did you mean "logs"?',
+      '6:53: service.pipelines.log.exporters[1]: exporter "captur" is not defined in exporters. Did you mean "capture"?',
+    ]);
+  });
+
+  it('reports every mistake in one run: bad settings do not hide a signal the component does not serve', () => {
+    expect(
+      problems(`
+receivers: {testin: }
+exporters: {logsonly/eu: {nope: 1}}
+service:
+  pipelines:
+    traces: {receivers: [testin], exporters: [logsonly/eu]}
+`),
+    ).toEqual([
+      '3:27: exporters.logsonly/eu.nope: unknown setting "nope".',
+      '6:47: service.pipelines.traces.exporters[0]: exporter "logsonly/eu" does not support traces; its type "logsonly" supports logs',
+    ]);
+  });
+
+  it('gives a string setting the empty string for an unset variable, with the warning saying so', () => {
+    const resolved = validate(`
+receivers: {testin: }
+processors: {tag/a: {tag: "\${env:OTELGATE_TEST_SURELY_UNSET}"}}
+exporters: {capture: }
+service:
+  pipelines:
+    logs: {receivers: [testin], processors: [tag/a], exporters: [capture]}
+`);
+    expect(resolved.components.processor.get('tag/a')?.config).toEqual({ tag: '' });
+    expect(resolved.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
+      'processors.tag/a.tag: environment variable OTELGATE_TEST_SURELY_UNSET is not set; it expands to the empty string (set it, or give a default as ${env:OTELGATE_TEST_SURELY_UNSET:-default})',
+    ]);
+  });
+
   it('refuses a component listed twice in one pipeline', () => {
     expect(
       problems(`
