@@ -63,10 +63,21 @@ function sniff(body: Buffer): Encoding {
   return 'json';
 }
 
-function why(decoded: Decoded<Signal>, tooLarge: number | undefined): string {
-  if (tooLarge !== undefined) return `; the request body exceeds the ${tooLarge}-byte limit on decompressed bodies and was discarded whole`;
-  if (decoded.tooMany !== undefined) return `; the request holds more than ${decoded.tooMany} records, the most one request may carry, and was discarded whole`;
-  return decoded.unreadable === undefined ? '' : `; part of the body could not be read (${decoded.unreadable})`;
+/** Why a body was discarded whole, if it was: it ran into a limit, whatever it held, and nothing of it was kept. */
+function discardedWhole(decoded: Decoded<Signal>, tooLarge: number | undefined): string | undefined {
+  if (tooLarge !== undefined) return `the request body exceeds the ${tooLarge}-byte limit on decompressed bodies and was discarded whole`;
+  if (decoded.tooMany !== undefined) return `the request holds more than ${decoded.tooMany} records, the most one request may carry, and was discarded whole`;
+  return undefined;
+}
+
+/** The answer's message when records were skipped: the limit a discarded body ran into, else what records need. */
+function skippedMessage(route: Route, decoded: Decoded<Signal>, rejected: number, tooLarge: number | undefined): string {
+  const simple = route.format === 'simple';
+  const whole = discardedWhole(decoded, tooLarge);
+  if (whole !== undefined) return simple ? `${whole.charAt(0).toUpperCase()}${whole.slice(1)}.` : whole;
+  const unreadable = decoded.unreadable === undefined ? '' : `; part of the body could not be read (${decoded.unreadable})`;
+  if (simple) return `${rejected} record${rejected === 1 ? ' was' : 's were'} skipped: each needs a "message" (or "body"), and the body must be JSON${unreadable}.`;
+  return `${SKIPPED_PHRASE[route.signal]} (${rejected})${unreadable}`;
 }
 
 export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
@@ -204,11 +215,11 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     if (route.format === 'simple') {
       const accepted = decoded.rows.length + decoded.skipped - rejected;
       const body: Record<string, unknown> = { accepted, skipped: rejected };
-      if (rejected > 0) body['message'] = `${rejected} record${rejected === 1 ? ' was' : 's were'} skipped: each needs a "message" (or "body"), and the body must be JSON${why(decoded, tooLarge)}.`;
+      if (rejected > 0) body['message'] = skippedMessage(route, decoded, rejected, tooLarge);
       sendJson(res, 202, body);
       return;
     }
-    const partial = rejected === 0 ? undefined : { rejected, errorMessage: `${SKIPPED_PHRASE[route.signal]} (${rejected})${why(decoded, tooLarge)}` };
+    const partial = rejected === 0 ? undefined : { rejected, errorMessage: skippedMessage(route, decoded, rejected, tooLarge) };
     const response = exportResponse(route.signal, encoding as Encoding, partial);
     send(res, 200, response.contentType, response.body);
   }
