@@ -2,7 +2,7 @@
 // Secrets are printed once, by create, and never stored.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { generateKey } from '../auth/key.js';
+import { generateKey, hashesEqual, hashKey, keyId } from '../auth/key.js';
 import { readKeysFile, writeKeysFile, type KeyEntry } from '../auth/keysfile.js';
 import type { ApiKeyAuthConfig } from '../extensions/apikeyauth/config.js';
 import { chooseComponent, readConfig } from './config.js';
@@ -14,6 +14,9 @@ export interface KeysOptions {
 }
 
 class UsageError extends Error {}
+
+/** A key id as keys list shows it. */
+const ID = /^[a-z0-9]{10}$/;
 
 function keysFileOf(options: KeysOptions): string {
   const choice = chooseComponent(readConfig(options.files), 'extension', 'apikeyauth', options.extension);
@@ -46,11 +49,31 @@ function list(file: string): number {
   return 0;
 }
 
-function revoke(file: string, id: string | undefined): number {
-  if (id === undefined) throw new UsageError('keys revoke needs the key id, as keys list shows it');
+/**
+ * The entry `argument` names: its id, as keys list shows it, or the whole key, matched by its hash.
+ * Only an id is ever echoed: whatever else was given may hold a secret.
+ */
+function findKey(file: string, list: readonly KeyEntry[], argument: string): KeyEntry {
+  if (keyId(argument) !== undefined) {
+    const sha256 = hashKey(argument);
+    const entry = list.find((e) => hashesEqual(e.sha256, sha256));
+    if (entry === undefined) throw new UsageError(`no key in ${file} is the key given (id ${keyId(argument)}); nothing was revoked`);
+    return entry;
+  }
+  const entry = list.find((e) => e.id === argument);
+  if (entry !== undefined) return entry;
+  throw new UsageError(
+    ID.test(argument)
+      ? `no key with id ${argument} in ${file}`
+      : `no key in ${file} matches what was given: keys revoke takes a key id, as keys list shows it, or the whole key (otg_<id>_<secret>)`,
+  );
+}
+
+function revoke(file: string, argument: string | undefined): number {
+  if (argument === undefined) throw new UsageError('keys revoke needs the key id, as keys list shows it, or the whole key');
   const current = entries(file);
-  const entry = current.find((e) => e.id === id);
-  if (entry === undefined) throw new UsageError(`no key with id ${id} in ${file}`);
+  const entry = findKey(file, current, argument);
+  const { id } = entry;
   if (entry.revoked !== undefined) {
     process.stdout.write(`Key ${id} was already revoked on ${entry.revoked}.\n`);
     return 0;

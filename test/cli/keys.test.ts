@@ -73,6 +73,32 @@ describe('otelgate keys', () => {
     expect(runCli(['keys', 'list', '--config', config]).stdout).toMatch(new RegExp(`${id}\\s+beta\\s+\\S+\\s+\\S+`));
   });
 
+  it('revoke also takes the whole key, matched by its hash, and never prints the secret', async () => {
+    const created = runCli(['keys', 'create', '--project', 'gamma', '--config', config]).stdout.trimEnd().split('\n');
+    const whole = created[created.length - 1] ?? '';
+    const wholeId = whole.split('_')[1] ?? '';
+    const secret = whole.split('_')[2] ?? '';
+    await within(5_000, async () => (await send(whole)) === 202);
+    const result = runCli(['keys', 'revoke', whole, '--config', config]);
+    expect(result).toMatchObject({ status: 0, stdout: `Revoked key ${wholeId} (project "gamma"); a running otelgate refuses it within seconds.\n`, stderr: '' });
+    await within(5_000, async () => (await send(whole)) === 401);
+    expect(runCli(['keys', 'revoke', whole, '--config', config]).stdout).toMatch(new RegExp(`^Key ${wholeId} was already revoked on `));
+
+    // The id of a real key with another secret is not that key: refused, nothing revoked, no secret echoed.
+    const alpha = gw.keys['alpha'] as string;
+    const forged = `${alpha.slice(0, 15)}${'A'.repeat(32)}`;
+    const refused = runCli(['keys', 'revoke', forged, '--config', config]);
+    expect(refused).toMatchObject({ status: 1, stdout: '', stderr: `otelgate keys: no key in ${gw.keysFile} is the key given (id ${alpha.split('_')[1]}); nothing was revoked\n` });
+    const garbled = runCli(['keys', 'revoke', `${whole}x`, '--config', config]);
+    expect(garbled.status).toBe(1);
+    expect(garbled.stderr).toBe(
+      `otelgate keys: no key in ${gw.keysFile} matches what was given: keys revoke takes a key id, as keys list shows it, or the whole key (otg_<id>_<secret>)\n`,
+    );
+    for (const output of [result.stdout, refused.stderr, garbled.stderr]) expect(output).not.toContain(secret);
+    expect(refused.stderr).not.toContain('A'.repeat(32));
+    expect(await send(alpha)).toBe(202);
+  });
+
   it('keeps the keys it had when the file turns unreadable, and says so', async () => {
     const { renameSync, writeFileSync } = await import('node:fs');
     // Written whole, as `otelgate keys` and editors do: a reload between the truncate and the write
