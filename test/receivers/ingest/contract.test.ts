@@ -1,4 +1,4 @@
-// The ingest interface contract (shared/spec/ingest-interface.md), rule by rule, over real HTTP
+// The ingest interface contract (docs/ingest-interface.md), rule by rule, over real HTTP
 // against the built otelgate. What reaches the pipelines shows in the debug exporter's lines.
 import { readFileSync } from 'node:fs';
 import { deflateSync, gzipSync } from 'node:zlib';
