@@ -5,9 +5,11 @@ import { parseArgs } from 'node:util';
 const USAGE = `Usage: otelgate <command> [options]
 
 Commands:
-  run [--config FILE]...       Start the gateway (the default command). Without --config it runs
+  run [--config FILE]... [--set KEY=VALUE]...
+                               Start the gateway (the default command). Without --config it runs
                                the shipped pipelines/default.yaml. Several --config files merge,
-                               later ones winning, as in the OpenTelemetry Collector.
+                               later ones winning, as in the OpenTelemetry Collector; --set flags
+                               apply over them. SIGHUP reloads the config.
   validate [--config FILE]...  Check a config as run would, start nothing. Prints OK, or every
                                error (file:line:col: path: message) one per line, and exits 1.
   components                   List every receiver, processor, exporter and extension type with
@@ -28,6 +30,9 @@ Commands:
 
 Options:
   -c, --config FILE  A pipeline config (YAML); may be given more than once.
+  --set KEY=VALUE    Set one setting over the config files, as the Collector's --set does:
+                     --set receivers.ingest.endpoint=0.0.0.0:4319 (the value is read as YAML;
+                     maps merge, lists are replaced); may be given more than once.
   --project NAME     For keys create: the project the key writes to; for query: the project read.
   --extension ID     For keys: which apikeyauth extension, when the config has several.
   --exporter ID      For query: which store exporter, when the config has several.
@@ -53,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
       tokens: true,
       options: {
         config: { type: 'string', short: 'c', multiple: true },
+        set: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
         project: { type: 'string' },
@@ -90,13 +96,13 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const [command = 'run', ...rest] = positionals;
+  const { configArgs } = await import('./commands/config.js');
+  const config = configArgs(values.config, values.set);
   if (command === 'keys') {
-    const { configFiles } = await import('./commands/config.js');
     const { keysCommand } = await import('./commands/keys.js');
-    return keysCommand(rest[0], rest[1], { files: configFiles(values.config), project: values.project, extension: values.extension });
+    return keysCommand(rest[0], rest[1], { config, project: values.project, extension: values.extension });
   }
   if (command === 'query') {
-    const { configFiles } = await import('./commands/config.js');
     const { queryCommand } = await import('./commands/query.js');
     // parseArgs keeps the last of a repeated option; the read API refuses a repeated parameter, and so does this.
     const repeated = FILTERS.find((name) => tokens.filter((t) => t.kind === 'option' && t.name === name).length > 1);
@@ -105,18 +111,17 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const filters = FILTERS.flatMap((name) => (values[name] === undefined ? [] : [[name, values[name]] as [string, string]]));
-    return queryCommand(rest[0], { files: configFiles(values.config), project: values.project, exporter: values.exporter, filters });
+    return queryCommand(rest[0], { config, project: values.project, exporter: values.exporter, filters });
   }
   if (rest.length > 0) {
     process.stderr.write(`otelgate: unexpected argument "${rest[0]}"\n\n${USAGE}`);
     return 2;
   }
-  const { configFiles } = await import('./commands/config.js');
   switch (command) {
     case 'run':
-      return (await import('./commands/run.js')).runCommand(configFiles(values.config));
+      return (await import('./commands/run.js')).runCommand(config);
     case 'validate':
-      return (await import('./commands/validate.js')).validateCommand(configFiles(values.config));
+      return (await import('./commands/validate.js')).validateCommand(config);
     case 'components':
       return (await import('./commands/components.js')).componentsCommand();
     case 'schema':
@@ -127,5 +132,19 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * What a command could not do, as the user reads it: a config's problems one per line, anything
+ * else as its message, never a stack trace (the messages name the file and the fix).
+ */
+async function failure(error: unknown): Promise<number> {
+  const { ConfigError, formatIssue } = await import('./errors.js');
+  if (error instanceof ConfigError) {
+    for (const issue of error.issues) process.stderr.write(`${formatIssue(issue)}\n`);
+  } else {
+    process.stderr.write(`otelgate: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  return 1;
+}
+
 // Exit explicitly: a component that failed to let go of a handle must not keep otelgate alive after shutdown.
-process.exit(await main(process.argv.slice(2)));
+process.exit(await main(process.argv.slice(2)).catch(failure));

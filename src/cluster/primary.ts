@@ -3,11 +3,18 @@
 // it read itself (an edit on disk after start reaches no worker, replacements included), starts
 // them one after the other so that first-run work (a keys file) is done once, serves the
 // own-metrics endpoints from every worker's metrics, replaces a worker that dies unless they keep
-// dying, and shuts them all down on SIGTERM or SIGINT.
+// dying, and shuts them all down on SIGTERM or SIGINT. On SIGHUP it reads the config files again
+// and, if they are valid, has every worker restart its pipelines with the new texts (replacements
+// get them too); settings only the primary uses (workers, its metrics endpoints) wait for a restart.
 import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { logIssue, readConfig, type ConfigArgs } from '../commands/config.js';
+import { SAME_STOP_MS, watchNpmParent } from '../commands/parent.js';
 import type { ResolvedConfig } from '../config/validate.js';
+import { ConfigError } from '../errors.js';
 import { createServer } from '../runtime/http.js';
 import { listen } from '../runtime/listen.js';
 import { mergeExpositions } from './exposition.js';
@@ -29,7 +36,7 @@ interface Running {
 }
 
 /** `texts`: each config file as this process read it, for the workers to read the same. */
-export async function runPrimary(config: ResolvedConfig, logger: Logger, texts: Record<string, string>): Promise<number> {
+export async function runPrimary(config: ResolvedConfig, logger: Logger, texts: Record<string, string>, args: ConfigArgs): Promise<number> {
   const count = config.service.workers;
   const running = new Map<number, Running>();
   let stopping = false;
@@ -133,7 +140,7 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger, texts: 
         servers.push(server);
         logger.info({ endpoint, workers: count }, 'Serving metrics');
       } catch (error) {
-        logger.error({ err: error }, 'otelgate could not start');
+        logger.error({ error: (error as Error).message }, `otelgate could not start: ${(error as Error).message}`);
         await closeAll(servers);
         return 1;
       }
@@ -173,17 +180,45 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger, texts: 
     });
   };
 
+  let stoppedAt = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping && Date.now() - stoppedAt < SAME_STOP_MS) return;
     if (stopping) {
       logger.warn({ signal }, 'Second signal received; killing the workers without waiting for shutdown to finish');
       killAll();
       process.exit(1);
     }
     logger.info({ signal }, 'Received signal from OS');
+    stoppedAt = Date.now();
     stop();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  watchNpmParent(() => {
+    logger.info('The npm process that started otelgate has exited; shutting down as on SIGTERM');
+    onSignal('SIGTERM');
+  });
+  process.on('SIGHUP', () => {
+    logger.info({ signal: 'SIGHUP' }, 'Received signal from OS; reloading the config');
+    if (stopping) return;
+    const fresh: Record<string, string> = {};
+    let next: ResolvedConfig;
+    try {
+      next = readConfig(args, undefined, (file) => (fresh[file] = readFileSync(file, 'utf8')));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      for (const issue of error.issues) logIssue(logger, issue);
+      logger.error('The new config is invalid; otelgate keeps running with the config it has');
+      return;
+    }
+    for (const warning of next.warnings) logIssue(logger, warning);
+    if (next.service.workers !== count || !isDeepStrictEqual(next.service.telemetry.metrics, metrics)) {
+      logger.warn('service.workers and the metrics readers are the primary\'s and take effect only at a restart; the workers reload the rest');
+    }
+    for (const file of Object.keys(texts)) delete texts[file];
+    Object.assign(texts, fresh);
+    for (const { worker } of running.values()) send(worker, { type: 'reload', texts });
+  });
 
   for (let slot = 1; slot <= count; slot++) {
     const started = await fork(slot);

@@ -1,7 +1,9 @@
-// Shared by run and validate: which files to read, and reading and validating them.
+// Shared by the commands that read a config: which files and --set flags, and reading and validating them.
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import { builtinRegistry } from '../components.js';
 import { loadConfig, type ReadText } from '../config/load.js';
+import { formatIssue, type ConfigIssue } from '../errors.js';
 import { validateConfig, type ComponentConfig, type ResolvedConfig } from '../config/validate.js';
 import type { Kind } from '../runtime/component.js';
 import type { Registry } from '../runtime/registry.js';
@@ -15,9 +17,26 @@ export function configFiles(values: readonly string[] | undefined): string[] {
   return values.map((value) => (value.startsWith('file:') ? value.slice('file:'.length) : value));
 }
 
+/** Where a command's config comes from: the --config files, then the --set flags over them. */
+export interface ConfigArgs {
+  files: string[];
+  sets: string[];
+}
+
+export function configArgs(config: readonly string[] | undefined, set: readonly string[] | undefined): ConfigArgs {
+  return { files: configFiles(config), sets: [...(set ?? [])] };
+}
+
 /** Throws ConfigError with every problem found. `read` gives each file's text (default: from disk). */
-export function readConfig(files: readonly string[], registry: Registry = builtinRegistry(), read?: ReadText): ResolvedConfig {
-  return validateConfig(loadConfig(files, process.env, read), registry);
+export function readConfig(args: ConfigArgs, registry: Registry = builtinRegistry(), read?: ReadText): ResolvedConfig {
+  return validateConfig(loadConfig(args.files, process.env, read, args.sets), registry);
+}
+
+/** A config problem as one log line, with its file, line and path as fields too. */
+export function logIssue(logger: Logger, issue: ConfigIssue): void {
+  const fields = { file: issue.file, line: issue.line, path: issue.path };
+  if (issue.severity === 'error') logger.error(fields, formatIssue(issue));
+  else logger.warn(fields, formatIssue(issue));
 }
 
 /** Which component of a type a command works on, or why there is not exactly one to pick. */

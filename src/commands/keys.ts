@@ -5,10 +5,10 @@ import { resolve } from 'node:path';
 import { generateKey, hashesEqual, hashKey, keyId } from '../auth/key.js';
 import { readKeysFile, writeKeysFile, type KeyEntry } from '../auth/keysfile.js';
 import type { ApiKeyAuthConfig } from '../extensions/apikeyauth/config.js';
-import { chooseComponent, readConfig } from './config.js';
+import { chooseComponent, readConfig, type ConfigArgs } from './config.js';
 
 export interface KeysOptions {
-  files: string[];
+  config: ConfigArgs;
   project?: string | undefined;
   extension?: string | undefined;
 }
@@ -19,7 +19,7 @@ class UsageError extends Error {}
 const ID = /^[a-z0-9]{10}$/;
 
 function keysFileOf(options: KeysOptions): string {
-  const choice = chooseComponent(readConfig(options.files), 'extension', 'apikeyauth', options.extension);
+  const choice = chooseComponent(readConfig(options.config), 'extension', 'apikeyauth', options.extension);
   if ('chosen' in choice) return resolve((choice.chosen.config as ApiKeyAuthConfig).keys_file);
   throw new UsageError(
     options.extension === undefined

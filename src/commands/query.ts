@@ -4,11 +4,12 @@ import { resolve } from 'node:path';
 import { openForReading } from '../exporters/store/database.js';
 import type { StoreConfig } from '../exporters/store/config.js';
 import { readRows } from '../exporters/store/read.js';
+import { ConfigError } from '../errors.js';
 import { parseQuery, QUERY_SIGNALS, QueryError } from '../query/params.js';
-import { chooseComponent, readConfig } from './config.js';
+import { chooseComponent, readConfig, type ConfigArgs } from './config.js';
 
 export interface QueryOptions {
-  files: string[];
+  config: ConfigArgs;
   project: string | undefined;
   exporter: string | undefined;
   /** The filters as given: option name (severity-min) → value. */
@@ -18,8 +19,8 @@ export interface QueryOptions {
 /** --severity-min on the command line is severity_min in the API. */
 const optionName = (parameter: string): string => `--${parameter.replaceAll('_', '-')}`;
 
-function storePath(files: string[], exporter: string | undefined): string {
-  const choice = chooseComponent(readConfig(files), 'exporter', 'store', exporter);
+function storePath(config: ConfigArgs, exporter: string | undefined): string {
+  const choice = chooseComponent(readConfig(config), 'exporter', 'store', exporter);
   if ('chosen' in choice) return resolve((choice.chosen.config as StoreConfig).path);
   switch (choice.problem) {
     case 'unknown':
@@ -50,7 +51,7 @@ export function queryCommand(what: string | undefined, options: QueryOptions): n
     return 2;
   }
   try {
-    const db = openForReading(storePath(options.files, options.exporter));
+    const db = openForReading(storePath(options.config, options.exporter));
     try {
       // Rows go out as they are read, a chunk at a time: an answer of any size never sits in memory whole.
       let chunk = '';
@@ -66,6 +67,8 @@ export function queryCommand(what: string | undefined, options: QueryOptions): n
       db.close();
     }
   } catch (error) {
+    // A config's problems are printed one per line, as every command prints them (cli.ts).
+    if (error instanceof ConfigError) throw error;
     process.stderr.write(`otelgate query: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }

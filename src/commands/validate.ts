@@ -1,10 +1,10 @@
 // `otelgate validate`: check the config as `run` would, start nothing.
 import { ConfigError, formatIssue } from '../errors.js';
-import { readConfig } from './config.js';
+import { readConfig, type ConfigArgs } from './config.js';
 
-export function validateCommand(files: string[]): number {
+export function validateCommand(config: ConfigArgs): number {
   try {
-    const resolved = readConfig(files);
+    const resolved = readConfig(config);
     for (const warning of resolved.warnings) process.stderr.write(`${formatIssue(warning)}\n`);
     process.stdout.write('OK\n');
     return 0;

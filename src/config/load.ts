@@ -1,15 +1,19 @@
 // Reads one or more config files: YAML parse, env expansion, and the Collector's merge
 // (later files win; maps merge key by key, anything else is replaced whole).
 import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { LineCounter, parseDocument, stringify, type Document } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { expandEnv, type ExpandProblem } from './expand.js';
 import { formatPath, locate } from './path.js';
+import { parseSetFlag, setFlagFragment } from './set.js';
 
 export interface ConfigSource {
+  /** The file's name, or `--set KEY=VALUE` for a --set flag. */
   file: string;
   doc: Document.Parsed;
   lineCounter: LineCounter;
+  /** False for a --set flag: its document was made from the flag, and its lines mean nothing to the user. */
+  positions: boolean;
 }
 
 export interface LoadedConfig {
@@ -53,16 +57,36 @@ function readSource(file: string, issues: ConfigIssue[], read: ReadText): Config
     const pos = lineCounter.linePos(error.pos[0]);
     issues.push({ severity: 'error', file, line: pos.line, col: pos.col, path: '', message: `YAML syntax: ${error.message.split('\n')[0]}` });
   }
-  return { file, doc, lineCounter };
+  return { file, doc, lineCounter, positions: true };
 }
 
-export function loadConfig(files: readonly string[], env: Record<string, string | undefined> = process.env, read: ReadText = readFromDisk): LoadedConfig {
+/** A --set flag as a source of its own, so that a mistake in it is reported as that flag's. */
+function setSource(flag: string, issues: ConfigIssue[]): ConfigSource | undefined {
+  const file = `--set ${flag}`;
+  const parsed = parseSetFlag(flag);
+  if ('problem' in parsed) {
+    issues.push({ severity: 'error', file, path: '', message: parsed.problem });
+    return undefined;
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(stringify(setFlagFragment(parsed.path, parsed.value)), { lineCounter });
+  return { file, doc, lineCounter, positions: false };
+}
+
+/** `sets`: the --set flags' values, applied after every file in their order. */
+export function loadConfig(
+  files: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+  read: ReadText = readFromDisk,
+  sets: readonly string[] = [],
+): LoadedConfig {
   const issues: ConfigIssue[] = [];
   const sources: ConfigSource[] = [];
   let raw = Object.create(null) as Record<string, unknown>;
-  for (const file of files) {
-    const source = readSource(file, issues, read);
+  const loaded = [...files.map((file) => readSource(file, issues, read)), ...sets.map((flag) => setSource(flag, issues))];
+  for (const source of loaded) {
     if (source === undefined || source.doc.errors.length > 0) continue;
+    const { file } = source;
     sources.push(source);
     const problems: ExpandProblem[] = [];
     const value = expandEnv(source.doc.toJS({ maxAliasCount: 100 }) ?? {}, env, problems);

@@ -29,15 +29,16 @@ export function pointerToPath(pointer: string, root: unknown): (string | number)
 
 interface Position {
   file: string;
-  line: number;
-  col: number;
+  line?: number;
+  col?: number;
   depth: number;
 }
 
 function find(source: ConfigSource, path: ConfigPath): Position | undefined {
   let node: Node | null | undefined = source.doc.contents as Node | null;
   let found: Position | undefined;
-  const at = (offset: number, depth: number): Position => ({ file: source.file, ...source.lineCounter.linePos(offset), depth });
+  const at = (offset: number, depth: number): Position =>
+    source.positions ? { file: source.file, ...source.lineCounter.linePos(offset), depth } : { file: source.file, depth };
   for (let depth = 0; depth < path.length; depth++) {
     const segment = path[depth];
     if (isMap(node)) {
@@ -65,7 +66,7 @@ export function locate(sources: readonly ConfigSource[], path: ConfigPath): { fi
     const position = find(source, path);
     if (position !== undefined && (best === undefined || position.depth >= best.depth)) best = position;
   }
-  if (best !== undefined) return { file: best.file, line: best.line, col: best.col };
+  if (best !== undefined) return best.line === undefined ? { file: best.file } : { file: best.file, line: best.line, col: best.col };
   const last = sources[sources.length - 1];
   return last === undefined ? {} : { file: last.file };
 }

@@ -29,9 +29,13 @@ export class RunningCli {
   private readonly exited: Promise<number | null>;
   private listeners: (() => void)[] = [];
 
-  /** `detached`: in a process group of its own, as a terminal starts a command (for signals to the group). */
-  constructor(args: string[], env: Record<string, string> = {}, detached = false) {
-    this.child = spawn(process.execPath, [CLI, 'run', ...args], { cwd: ROOT, env: { ...process.env, ...env }, detached });
+  /**
+   * `detached`: in a process group of its own, as a terminal starts a command (for signals to the group).
+   * `command`: what starts otelgate run, when not `node dist/cli.js run` (say, `npm start --`); `args` follow it.
+   */
+  constructor(args: string[], env: Record<string, string> = {}, detached = false, command: readonly string[] = [process.execPath, CLI, 'run']) {
+    const [file = process.execPath, ...leading] = command;
+    this.child = spawn(file, [...leading, ...args], { cwd: ROOT, env: { ...process.env, ...env }, detached });
     let buffered = '';
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       buffered += chunk;

@@ -7,7 +7,7 @@ import { logBatch } from '../helpers/rows.js';
 
 describe('two named instances of one exporter type', () => {
   it('are both started and both receive every batch', async () => {
-    const resolved = readConfig(['testdata/config/good_two_debug.yaml']);
+    const resolved = readConfig({ files: ['testdata/config/good_two_debug.yaml'], sets: [] });
     const { logger, lines } = memoryLogger();
     const service = new Service(resolved, logger);
     await service.start();
