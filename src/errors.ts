@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'DATA_REFUSED_MEMORY'
   | 'SHUTTING_DOWN'
   | 'STORAGE_UNAVAILABLE'
+  | 'STORE_LOCKED'
   | 'COMPONENT_START_FAILED';
 
 export abstract class OtelgateError extends Error {
@@ -79,14 +80,52 @@ export class StorageError extends RetryableError {
   }
 }
 
+/** Who holds a store file: what the holder wrote into its lock file when it took it. */
+export interface StoreHolder {
+  pid: number;
+  host: string;
+  /** The holder's store exporter id. */
+  exporter: string;
+  /** When it took the lock (ISO 8601). */
+  since: string;
+  /** The holder is this very process: another store exporter of this otelgate. */
+  here: boolean;
+}
+
+function storeLockedMessage(file: string, holder: StoreHolder | undefined, exporter: string): string {
+  const another = `give exporters.${exporter}.path another file`;
+  const reading = 'otelgate query reads the store while its writer runs';
+  if (holder === undefined) {
+    return `${file} is already being written by another process (it has not yet written who it is into ${file}.lock); a store has one writer: stop that one first, or ${another} (${reading})`;
+  }
+  const who = `pid ${holder.pid} on host ${holder.host}, exporter "${holder.exporter}", since ${holder.since}`;
+  if (holder.here) return `${file} is already being written by another store exporter of this otelgate (${who}); a store has one writer: ${another}`;
+  return `${file} is already being written by another otelgate (${who}); a store has one writer: stop that one first, or ${another} (${reading})`;
+}
+
+/** The store file already has its writer (another otelgate, or another store exporter of this one); it stays that one's. */
+export class StoreLockedError extends OtelgateError {
+  readonly code = 'STORE_LOCKED';
+  readonly retryable = false;
+  constructor(
+    readonly file: string,
+    readonly holder: StoreHolder | undefined,
+    exporter: string,
+  ) {
+    super(storeLockedMessage(file, holder, exporter));
+  }
+}
+
 export class ComponentStartError extends OtelgateError {
   readonly code = 'COMPONENT_START_FAILED';
   readonly retryable = false;
   constructor(
     readonly componentId: string,
     readonly reason: string,
+    /** The component's own error, with its own code when it is one of ours (e.g. STORE_LOCKED). */
+    options?: ErrorOptions,
   ) {
-    super(`${componentId} could not start: ${reason}`);
+    super(`${componentId} could not start: ${reason}`, options);
   }
 }
 

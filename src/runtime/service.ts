@@ -139,7 +139,7 @@ export class Service {
       } catch (error) {
         await this.stopAll(this.started.reverse());
         this.started = [];
-        throw new ComponentStartError(running.id, error instanceof Error ? error.message : String(error));
+        throw new ComponentStartError(running.id, error instanceof Error ? error.message : String(error), { cause: error });
       }
       this.started.push(running);
     }

@@ -9,6 +9,7 @@ import type { Reader } from '../../query/reader.js';
 import type { ExporterFactory, Exporter } from '../../runtime/component.js';
 import { storeSchema } from './config.js';
 import { openForWriting } from './database.js';
+import { lockStore, type StoreLock } from './lock.js';
 import { Checkpointer } from './checkpointer.js';
 import { ReaderThread } from './reader.js';
 import { Retention } from './retention.js';
@@ -37,6 +38,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
   singleProcess: 'the store is written by one process (its commits, checkpoints and retention are coordinated inside it)',
   create(config, ctx): StoreExporter {
     const path = resolve(config.path);
+    let lock: StoreLock | undefined;
     let db: DatabaseSync | undefined;
     let writer: Writer | undefined;
     let retention: Retention | undefined;
@@ -69,7 +71,15 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
     return {
       async start() {
         closing = false;
-        db = openForWriting(path, { synchronous: config.synchronous, busyTimeoutMs: durationMs(config.busy_timeout) });
+        // Before the file is touched: a second writer changes nothing, not even a pragma.
+        lock = lockStore(path, ctx.id);
+        try {
+          db = openForWriting(path, { synchronous: config.synchronous, busyTimeoutMs: durationMs(config.busy_timeout) });
+        } catch (error) {
+          lock.release();
+          lock = undefined;
+          throw error;
+        }
         writer = new Writer(db, (batches) => {
           commits?.add(1, attributes);
           committed?.add(batches, attributes);
@@ -106,6 +116,9 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
         retention = undefined;
         db?.close();
         db = undefined;
+        // Last, once nothing of this store writes any more; a restart in this process (a reload) takes it again.
+        lock?.release();
+        lock = undefined;
       },
       consume(batch) {
         return writer === undefined ? Promise.reject(new ShuttingDownError()) : writer.write(batch);
