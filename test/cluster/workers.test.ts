@@ -113,6 +113,28 @@ describe('service.workers', () => {
     expect(gateway.run.lines.filter((l) => l.msg === 'Shutdown complete.')).toHaveLength(2);
   });
 
+  it('reloads on SIGHUP: the primary reads the files, every worker restarts with them; an invalid config changes nothing', async () => {
+    const gateway = await workersGateway();
+    const file = `${gateway.dir}/config.yaml`;
+    const good = readFileSync(file, 'utf8');
+    writeFileSync(file, good.replace('  debug:', '  debug:\n    verbosty: basic'));
+    gateway.run.child.kill('SIGHUP');
+    await gateway.run.waitFor('The new config is invalid; otelgate keeps running with the config it has');
+    expect(gateway.run.lines.filter((l) => l.msg === 'Reload asked by the primary')).toEqual([]);
+
+    writeFileSync(file, good.replace('  debug:', '  debug:\n    verbosity: detailed'));
+    gateway.run.child.kill('SIGHUP');
+    await waitUntil(() => gateway.run.lines.filter((l) => l.msg.startsWith('Config reloaded')).length === 2);
+    expect(gateway.run.lines.filter((l) => l.msg.startsWith('Config reloaded')).map((l) => l['worker']).sort()).toEqual([1, 2]);
+    const endpoints = gateway.run.lines.filter((l) => l.msg === 'Starting HTTP server').map((l) => String(l['endpoint']));
+    const now = { ...gateway, url: `http://${endpoints[endpoints.length - 1] as string}` };
+    for (let i = 0; i < 4; i++) expect(await send(now, `after ${i}`)).toBe(202);
+    await waitUntil(() => gateway.exported('Logs').length === 4);
+    // verbosity: detailed logs every record: the workers run the new config.
+    await waitUntil(() => gateway.run.lines.filter((l) => l.msg.startsWith('ResourceLog #0') && l.msg.includes('LogRecord #0')).length === 4);
+    expect(await gateway.stop()).toBe(0);
+  });
+
   it('replaces a worker killed with kill -9, and answers on the same port', async () => {
     const gateway = await workersGateway();
     const first = gateway.run.lines.find((l) => l.msg.includes('Everything is ready') && l['worker'] === 1) as LogLine;
