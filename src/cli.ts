@@ -18,7 +18,8 @@ Commands:
                                alone) and stores only its SHA-256 in the keys file of the config's
                                apikeyauth extension.
   keys list                    List the keys: id, project, created, revoked (never a secret).
-  keys revoke ID               Revoke a key; a running otelgate refuses it within seconds.
+  keys revoke ID|KEY           Revoke a key, named by its id or as the whole key; a running otelgate
+                               refuses it within seconds.
   query logs|spans|metrics --project NAME [filters]
                                Print stored rows of one project, newest first, one JSON object per
                                line (the read API's rows, read from the store exporter's file).
@@ -90,8 +91,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!nodeIsRecentEnough()) {
     process.stderr.write(
-      `otelgate needs Node.js ${MIN_NODE.join('.')} or newer; this is ${process.version}.\n` +
-        'Run it through npm (npm start, npx otelgate), which uses the Node 24 installed with otelgate, or install a newer Node.\n',
+      `otelgate needs Node.js ${MIN_NODE.join('.')} or newer, and this is ${process.version}: run it through npm (npm start, npx otelgate), which uses the Node 24 installed with otelgate, or install a newer Node.\n`,
     );
     return 1;
   }
