@@ -7,6 +7,7 @@ import type { Signal } from '../../../src/model/signal.js';
 import { ROOT } from '../../helpers/cli.js';
 import { startGateway, type Gateway } from '../../helpers/gateway.js';
 import { otlpJsonToProtobuf, responseType } from '../../helpers/otlp.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const fixture = (signal: Signal): string => readFileSync(`${ROOT}/testdata/otlp/${signal}.json`, 'utf8');
 const protobufFixture = (signal: Signal): Buffer => otlpJsonToProtobuf(signal, JSON.parse(fixture(signal)));
@@ -27,7 +28,7 @@ const protobuf = { 'Content-Type': 'application/x-protobuf' };
 
 /** Waits until the debug exporter has logged `count` more batches of `title` than `before`. */
 async function exportedAfter(title: 'Logs' | 'Traces' | 'Metrics', before: number, count = 1) {
-  for (let i = 0; i < 100 && gw.exported(title).length < before + count; i++) await new Promise((r) => setTimeout(r, 20));
+  await waitUntil(() => gw.exported(title).length >= before + count);
   return gw.exported(title).slice(before);
 }
 
