@@ -7,6 +7,7 @@ import { captureExporter, recorder, tagProcessor, testExtension, testReceiver, t
 import { configFrom } from '../helpers/config.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { logBatch, metricBatch } from '../helpers/rows.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const PIPELINE = `
 receivers: {testin: }
@@ -100,7 +101,7 @@ service:
     await svc.start();
     const consumer = svc.consumer('testin', 'logs');
     const inFlight = consumer?.consume(logBatch(1));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await waitUntil(() => rec.events.includes('consume capture/b'))).toBe(true);
     expect(rec.events.slice(-2)).toEqual(['consume capture/a', 'consume capture/b']);
 
     let shutDown = false;
@@ -108,9 +109,9 @@ service:
       shutDown = true;
       return result;
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The receivers stop first; processors and exporters wait for the batch, however long that takes.
+    expect(await waitUntil(() => rec.events.includes('shutdown testin'))).toBe(true);
     expect(shutDown).toBe(false);
-    expect(rec.events).toContain('shutdown testin');
     expect(rec.events).not.toContain('shutdown capture/a');
     await expect(consumer?.consume(logBatch(1))).rejects.toBeInstanceOf(ShuttingDownError);
 

@@ -16,6 +16,7 @@ import { captureExporter, recorder, testContext, testReceiver } from '../../help
 import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { logBatch } from '../../helpers/rows.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const NOT_AVAILABLE = '{"status":"Server not available","upSince":"0001-01-01T00:00:00Z","uptime":""}';
 const UPTIME = /^(\d+(?:\.\d+)?)(ns|µs|ms|s)$/;
@@ -59,10 +60,14 @@ describe('health_check extension', () => {
     expect(await get(base)).toEqual({ status: 503, type: 'application/json', body: NOT_AVAILABLE });
 
     const before = Date.now();
+    const beforeNs = process.hrtime.bigint();
     component.ready?.();
     const after = Date.now();
+    const afterNs = process.hrtime.bigint();
     await new Promise((resolve) => setTimeout(resolve, 30));
+    const askedNs = process.hrtime.bigint();
     const first = await get(base);
+    const answeredNs = process.hrtime.bigint();
     expect([first.status, first.type]).toEqual([200, 'application/json']);
     const body = JSON.parse(first.body) as Record<string, string>;
     expect(Object.keys(body)).toEqual(['status', 'upSince', 'uptime']);
@@ -70,8 +75,12 @@ describe('health_check extension', () => {
     expect(body['upSince']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Date.parse(body['upSince'] as string)).toBeGreaterThanOrEqual(before);
     expect(Date.parse(body['upSince'] as string)).toBeLessThanOrEqual(after);
+    // The uptime is bracketed by what this test saw, however long the machine took: at least from
+    // ready() to asking, at most from before ready() to the answer.
     const [, amount, unit] = UPTIME.exec(body['uptime'] as string) ?? [];
-    expect(Number(amount) * (UNIT_MS[unit as string] as number)).toBeGreaterThanOrEqual(30);
+    const uptimeMs = Number(amount) * (UNIT_MS[unit as string] as number);
+    expect(uptimeMs).toBeGreaterThanOrEqual(Number(askedNs - afterNs) / 1e6 - 0.001);
+    expect(uptimeMs).toBeLessThanOrEqual(Number(answeredNs - beforeNs) / 1e6 + 0.001);
 
     // A second ready() keeps the time it became ready, as the Collector does.
     component.ready?.();
@@ -153,7 +162,7 @@ service:
     expect([ready.status, (JSON.parse(ready.body) as Record<string, string>)['status']]).toEqual([200, 'Server available']);
 
     const inFlight = service.consumer('testin', 'logs')?.consume(logBatch(1));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await waitUntil(() => rec.events.includes('consume capture'))).toBe(true);
     let done = false;
     const shutdown = service.shutdown().then((result) => {
       done = true;
