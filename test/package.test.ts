@@ -1,8 +1,10 @@
 // What `npm pack` would publish: the README and every document it ships link only to files that
-// ship too, and the license and the interface contract are among them.
+// ship too, and the license and the interface contract are among them; and what installing it
+// asks of npm: a Node 20 to install with, and no install script to review anywhere in the tree.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { posix } from 'node:path';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.js';
 
@@ -45,5 +47,30 @@ describe('the packed package', () => {
   it('cites no document from outside the repository', () => {
     const documents = [...packed].filter((file) => file.endsWith('.md'));
     expect(documents.filter((file) => readFileSync(`${ROOT}/${file}`, 'utf8').includes('shared/spec'))).toEqual([]);
+  });
+
+  it('installs with the Node 20 the README names, and nothing in its tree has an install script', () => {
+    const manifest = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { engines: { node: string } };
+    expect(manifest.engines.node).toMatch(/^>=\s*\d+/);
+    expect(Number(/\d+/.exec(manifest.engines.node)?.[0])).toBeLessThanOrEqual(20);
+    const lock = JSON.parse(readFileSync(`${ROOT}/package-lock.json`, 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    expect(Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript === true).map(([path]) => path)).toEqual([]);
+  });
+
+  it('packs package.json without prepare, and puts the file back byte for byte', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'otelgate-pack-'));
+    copyFileSync(`${ROOT}/package.json`, join(dir, 'package.json'));
+    const original = readFileSync(join(dir, 'package.json'), 'utf8');
+    expect((JSON.parse(original) as { scripts: Record<string, string> }).scripts['prepare']).toBe('tsc -p tsconfig.build.json');
+    const run = (mode: string) => spawnSync(process.execPath, [`${ROOT}/scripts/packed-manifest.mjs`, mode], { cwd: dir, encoding: 'utf8' });
+    expect(run('strip').status).toBe(0);
+    // A pack that stopped before postpack: the next strip starts from the file as it was.
+    expect(run('strip').status).toBe(0);
+    const packed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(packed.scripts['prepare']).toBeUndefined();
+    expect(packed.scripts['build']).toBe('tsc -p tsconfig.build.json');
+    expect(run('restore').status).toBe(0);
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(original);
+    expect(existsSync(join(dir, 'package.json.before-pack'))).toBe(false);
   });
 });
