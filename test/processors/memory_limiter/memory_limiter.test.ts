@@ -9,6 +9,7 @@ import { captureExporter, recorder } from '../../helpers/components.js';
 import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { logBatch } from '../../helpers/rows.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const MIB = 1024 * 1024;
 const defaults = { check_interval: '1s', limit_mib: 0, spike_limit_mib: 0, limit_percentage: 0, spike_limit_percentage: 0 };
@@ -36,8 +37,6 @@ service:
   );
   return { service, rec, lines, push: () => service.consumer('nop', 'logs')?.consume(logBatch(1)) };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('memory_limiter limits', () => {
   it.each([
@@ -81,18 +80,21 @@ describe('memory_limiter processor', () => {
     await push();
 
     const ballast = [Buffer.alloc(200 * MIB, 1)];
-    await sleep(100);
+    // A check (every 20 ms) sees it, however long a loaded machine takes to run one.
+    expect(await waitUntil(() => lines.some((l) => l['msg'] === 'Memory usage is above soft limit. Refusing data.'))).toBe(true);
     const refused = await push()?.catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(MemoryLimitError);
     expect((refused as MemoryLimitError).retryable).toBe(true);
-    expect(lines.some((l) => l['msg'] === 'Memory usage is above soft limit. Refusing data.')).toBe(true);
 
     ballast.length = 0;
-    gc();
-    await sleep(100);
+    // Until a GC has freed the ballast (its memory may be given back on another thread) and a check has seen it.
+    const resumed = (): boolean => {
+      gc();
+      return lines.some((l) => l['msg'] === 'Memory usage back within limits. Resuming normal operation.');
+    };
+    expect(await waitUntil(resumed)).toBe(true);
     await push();
     expect(rec.batches.get('capture')).toHaveLength(2);
-    expect(lines.some((l) => l['msg'] === 'Memory usage back within limits. Resuming normal operation.')).toBe(true);
     await service.shutdown();
   });
 });
