@@ -20,7 +20,11 @@ export interface LoadedConfig {
   /** The merged, expanded config, before any validation. */
   raw: Record<string, unknown>;
   sources: ConfigSource[];
-  warnings: ConfigIssue[];
+  /**
+   * Warnings, and the errors of references that could not be expanded: those are left as written,
+   * so that validation goes on and reports every other mistake with them.
+   */
+  issues: ConfigIssue[];
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
@@ -84,6 +88,8 @@ export function loadConfig(
   const sources: ConfigSource[] = [];
   let raw = Object.create(null) as Record<string, unknown>;
   const loaded = [...files.map((file) => readSource(file, issues, read)), ...sets.map((flag) => setSource(flag, issues))];
+  // A source that cannot be read, parsed or merged leaves the config unknown: nothing is validated then.
+  let unknown = issues.some((i) => i.severity === 'error');
   for (const source of loaded) {
     if (source === undefined || source.doc.errors.length > 0) continue;
     const { file } = source;
@@ -95,10 +101,11 @@ export function loadConfig(
     }
     if (!isMap(value)) {
       issues.push({ severity: 'error', file, path: '', message: 'the config must be a mapping with receivers, exporters and service' });
+      unknown = true;
       continue;
     }
     raw = mergeConfig(raw, value);
   }
-  if (issues.some((i) => i.severity === 'error')) throw new ConfigError(issues);
-  return { raw, sources, warnings: issues };
+  if (unknown) throw new ConfigError(issues);
+  return { raw, sources, issues };
 }

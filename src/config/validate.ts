@@ -57,9 +57,13 @@ type Map_ = Record<string, unknown>;
 const isMap = (v: unknown): v is Map_ => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function validateConfig(loaded: LoadedConfig, registry: Registry): ResolvedConfig {
-  const issues: ConfigIssue[] = [...loaded.warnings];
+  const issues: ConfigIssue[] = [...loaded.issues];
+  // A value whose reference could not be expanded is already reported; what it then fails here follows from that.
+  const unexpanded = loaded.issues.filter((i) => i.severity === 'error').map((i) => i.path);
   const report = (severity: ConfigIssue['severity'], path: ConfigPath, message: string): void => {
-    issues.push({ severity, ...locate(loaded.sources, path), path: formatPath(path), message });
+    const formatted = formatPath(path);
+    if (unexpanded.some((p) => formatted === p || formatted.startsWith(`${p}.`) || formatted.startsWith(`${p}[`))) return;
+    issues.push({ severity, ...locate(loaded.sources, path), path: formatted, message });
   };
   const raw = structuredClone(loaded.raw) as Map_;
   for (const [section] of SECTIONS) if (raw[section] === null) raw[section] = {};

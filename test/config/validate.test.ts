@@ -114,6 +114,22 @@ service:
     ]);
   });
 
+  it('reports every mistake in one run: a reference that cannot be expanded does not stop validation', () => {
+    expect(
+      problems(`
+receivers: {testin: }
+processors: {tag/a: {tag: "\${file:/etc/hostname}"}}
+exporters: {capture: }
+service:
+  pipelines:
+    logs: {receivers: [testin], processors: [tag/a], exporters: [captur]}
+`),
+    ).toEqual([
+      '3:22: processors.tag/a.tag: unsupported config provider "file" in ${file:/etc/hostname}; only env is supported, as ${env:NAME}',
+      '7:66: service.pipelines.logs.exporters[0]: exporter "captur" is not defined in exporters. Did you mean "capture"?',
+    ]);
+  });
+
   it('gives a string setting the empty string for an unset variable, with the warning saying so', () => {
     const resolved = validate(`
 receivers: {testin: }
