@@ -11,6 +11,7 @@ import { storeExporterFactory } from '../../../src/exporters/store/factory.js';
 import { testContext } from '../../helpers/components.js';
 import { configFrom } from '../../helpers/config.js';
 import { logBatch } from '../../helpers/rows.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const size = (file: string): number => statSync(file).size;
 
@@ -33,13 +34,9 @@ describe('store checkpoints', () => {
       for (let i = 0; i < 20; i++) await exporter.consume(logBatch(500, 'p'));
       const wal = size(`${path}-wal`);
       expect(wal).toBeGreaterThan(1_000_000);
-      // The checkpointer runs every second; within three the pages are in the database file.
-      let after = size(path);
-      for (let waited = 0; after <= before + 1_000_000 && waited < 3000; waited += 100) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        after = size(path);
-      }
-      expect(after).toBeGreaterThan(before + 1_000_000);
+      // The checkpointer runs every second: its first passes copy the pages into the database file.
+      await waitUntil(() => size(path) > before + 1_000_000);
+      expect(size(path)).toBeGreaterThan(before + 1_000_000);
     } finally {
       await exporter.shutdown();
     }
