@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { startGateway, type Gateway } from '../helpers/gateway.js';
+import { waitUntil } from '../helpers/wait.js';
 
 let gw: Gateway;
 
@@ -14,8 +15,9 @@ afterAll(async () => {
   await gw.stop();
 });
 
-async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 200));
+/** Waits until the debug exporter has logged at least these many lines of each signal. */
+async function exported(logs: number, traces: number, metrics: number): Promise<void> {
+  await waitUntil(() => gw.exported('Logs').length >= logs && gw.exported('Traces').length >= traces && gw.exported('Metrics').length >= metrics);
 }
 
 describe('examples', () => {
@@ -27,7 +29,7 @@ describe('examples', () => {
       env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: gw.url, OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer ${gw.keys['examples']}` },
     });
     expect([result.status, result.stdout]).toEqual([0, 'sent a log record, a span and a metric\n']);
-    await settle();
+    await exported(1, 1, 1);
     expect(gw.exported('Logs').map((l) => [l['project'], l['log records']])).toEqual([['examples', 1]]);
     expect(gw.exported('Traces').map((l) => [l['project'], l['spans']])).toEqual([['examples', 1]]);
     expect(gw.exported('Metrics').map((l) => [l['project'], l['data points']])).toEqual([['examples', 1]]);
@@ -38,7 +40,7 @@ describe('examples', () => {
     const result = spawnSync('bash', ['examples/curl.sh'], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, env: { ...process.env, OTELGATE_URL: gw.url, OTELGATE_KEY: gw.keys['examples'] as string } });
     expect(result.stderr).toBe('');
     expect(result.stdout.split('\n')).toEqual(['{"accepted":1,"skipped":0}', '{}', '{}', '{}', '']);
-    await settle();
+    await exported(before.logs + 2, before.traces + 1, before.metrics + 1);
     expect(gw.exported('Logs').slice(before.logs).map((l) => l['log records'])).toEqual([1, 1]);
     expect(gw.exported('Traces').slice(before.traces).map((l) => l['spans'])).toEqual([1]);
     expect(gw.exported('Metrics').slice(before.metrics).map((l) => l['data points'])).toEqual([1]);
