@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startGateway, type Gateway } from '../helpers/gateway.js';
+import { waitUntil } from '../helpers/wait.js';
 
 let gw: Gateway;
 let config: string;
@@ -18,15 +19,6 @@ afterAll(async () => {
 
 const send = (key: string) =>
   fetch(`${gw.url}/api/v1/ingest`, { method: 'POST', body: JSON.stringify({ message: 'hi' }), headers: { 'X-Service-Key': key } }).then((r) => r.status);
-
-async function within(ms: number, condition: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    if (await condition()) return Date.now() - start;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`not within ${ms} ms`);
-}
 
 describe('otelgate keys', () => {
   let key = '';
@@ -45,10 +37,11 @@ describe('otelgate keys', () => {
     expect(file).toContain(`id: ${id}`);
   });
 
-  it('a key created while otelgate runs works within 5 s, without a restart', async () => {
-    const took = await within(5_000, async () => (await send(key)) === 202);
-    expect(took).toBeLessThan(5_000);
-    expect(gw.run.lines.some((l) => l.msg === 'Reloaded API keys' && l['keys'] === 2)).toBe(true);
+  // That a change takes effect at the next reload_interval is the extension's own test, on a fake clock.
+  it('a key created while otelgate runs works without a restart', async () => {
+    expect(await waitUntil(async () => (await send(key)) === 202)).toBe(true);
+    // Its log line comes through a pipe of its own, maybe after the answer.
+    expect(await waitUntil(() => gw.run.lines.some((l) => l.msg === 'Reloaded API keys' && l['keys'] === 2))).toBe(true);
   });
 
   it('list shows id, project, created and revoked, never a secret', () => {
@@ -63,12 +56,11 @@ describe('otelgate keys', () => {
     expect(result.stdout).not.toMatch(/otg_/);
   });
 
-  it('a revoked key gets 401 within 5 s', async () => {
+  it('a revoked key gets 401 without a restart', async () => {
     const result = runCli(['keys', 'revoke', id, '--config', config]);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`Revoked key ${id}`);
-    const took = await within(5_000, async () => (await send(key)) === 401);
-    expect(took).toBeLessThan(5_000);
+    expect(await waitUntil(async () => (await send(key)) === 401)).toBe(true);
     expect(await send(gw.keys['alpha'] as string)).toBe(202);
     expect(runCli(['keys', 'list', '--config', config]).stdout).toMatch(new RegExp(`${id}\\s+beta\\s+\\S+\\s+\\S+`));
   });
@@ -78,10 +70,10 @@ describe('otelgate keys', () => {
     const whole = created[created.length - 1] ?? '';
     const wholeId = whole.split('_')[1] ?? '';
     const secret = whole.split('_')[2] ?? '';
-    await within(5_000, async () => (await send(whole)) === 202);
+    expect(await waitUntil(async () => (await send(whole)) === 202)).toBe(true);
     const result = runCli(['keys', 'revoke', whole, '--config', config]);
     expect(result).toMatchObject({ status: 0, stdout: `Revoked key ${wholeId} (project "gamma"); a running otelgate refuses it within seconds.\n`, stderr: '' });
-    await within(5_000, async () => (await send(whole)) === 401);
+    expect(await waitUntil(async () => (await send(whole)) === 401)).toBe(true);
     expect(runCli(['keys', 'revoke', whole, '--config', config]).stdout).toMatch(new RegExp(`^Key ${wholeId} was already revoked on `));
 
     // The id of a real key with another secret is not that key: refused, nothing revoked, no secret echoed.
