@@ -10,6 +10,7 @@ import { generateKey } from '../../src/auth/key.js';
 import { writeKeysFile } from '../../src/auth/keysfile.js';
 import { RunningCli, type LogLine } from '../helpers/cli.js';
 import { startGateway, type Gateway } from '../helpers/gateway.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const gateways: Gateway[] = [];
 afterEach(async () => {
@@ -65,15 +66,13 @@ async function workersGateway(): Promise<Gateway> {
     configs: ['testdata/cluster/two_workers.yaml'],
   });
   gateways.push(gateway);
-  await waitUntil(() => gateway.run.lines.filter((l) => l.msg.includes('Everything is ready')).length === 3);
+  await until(() => gateway.run.lines.filter((l) => l.msg.includes('Everything is ready')).length === 3);
   return gateway;
 }
 
-async function waitUntil(done: () => boolean, timeoutMs = 15_000): Promise<void> {
-  for (const started = Date.now(); !done(); ) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Waits for `done`, however long a loaded machine takes; fails the test if it never holds. */
+async function until(done: () => boolean): Promise<void> {
+  if (!(await waitUntil(done))) throw new Error('timed out');
 }
 
 const byWorker = (lines: LogLine[]): Record<string, number> => {
@@ -95,7 +94,7 @@ describe('service.workers', () => {
     expect(endpoints[0]).toBe(endpoints[1]);
 
     for (let i = 0; i < 10; i++) expect(await send(gateway, `record ${i}`)).toBe(202);
-    await waitUntil(() => gateway.exported('Logs').length === 10);
+    await until(() => gateway.exported('Logs').length === 10);
     // Connections go to the workers in turn.
     expect(byWorker(gateway.exported('Logs'))).toEqual({ '1': 5, '2': 5 });
 
@@ -124,14 +123,14 @@ describe('service.workers', () => {
 
     writeFileSync(file, good.replace('  debug:', '  debug:\n    verbosity: detailed'));
     gateway.run.child.kill('SIGHUP');
-    await waitUntil(() => gateway.run.lines.filter((l) => l.msg.startsWith('Config reloaded')).length === 2);
+    await until(() => gateway.run.lines.filter((l) => l.msg.startsWith('Config reloaded')).length === 2);
     expect(gateway.run.lines.filter((l) => l.msg.startsWith('Config reloaded')).map((l) => l['worker']).sort()).toEqual([1, 2]);
     const endpoints = gateway.run.lines.filter((l) => l.msg === 'Starting HTTP server').map((l) => String(l['endpoint']));
     const now = { ...gateway, url: `http://${endpoints[endpoints.length - 1] as string}` };
     for (let i = 0; i < 4; i++) expect(await send(now, `after ${i}`)).toBe(202);
-    await waitUntil(() => gateway.exported('Logs').length === 4);
+    await until(() => gateway.exported('Logs').length === 4);
     // verbosity: detailed logs every record: the workers run the new config.
-    await waitUntil(() => gateway.run.lines.filter((l) => l.msg.startsWith('ResourceLog #0') && l.msg.includes('LogRecord #0')).length === 4);
+    await until(() => gateway.run.lines.filter((l) => l.msg.startsWith('ResourceLog #0') && l.msg.includes('LogRecord #0')).length === 4);
     expect(await gateway.stop()).toBe(0);
   });
 
@@ -140,12 +139,12 @@ describe('service.workers', () => {
     const first = gateway.run.lines.find((l) => l.msg.includes('Everything is ready') && l['worker'] === 1) as LogLine;
     process.kill(Number(first['pid']), 'SIGKILL');
     await gateway.run.waitFor('A worker exited; starting another in its place');
-    await waitUntil(() => gateway.run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === 2);
+    await until(() => gateway.run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === 2);
     const replacement = gateway.run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1)[1] as LogLine;
     expect(replacement['pid']).not.toBe(first['pid']);
 
     for (let i = 0; i < 4; i++) expect(await send(gateway, `after ${i}`)).toBe(202);
-    await waitUntil(() => gateway.exported('Logs').length === 4);
+    await until(() => gateway.exported('Logs').length === 4);
     expect(byWorker(gateway.exported('Logs'))).toEqual({ '1': 2, '2': 2 });
     expect(await gateway.stop()).toBe(0);
   });
@@ -155,7 +154,7 @@ describe('service.workers', () => {
     const run = new RunningCli(['--config', config]);
     let stdout = '';
     run.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    await waitUntil(() => run.lines.filter((l) => l.msg.includes('Everything is ready')).length === 3);
+    await until(() => run.lines.filter((l) => l.msg.includes('Everything is ready')).length === 3);
     run.child.kill('SIGTERM');
     expect(await run.exit()).toBe(0);
     // The second worker began only once the first was ready: nothing of it comes before.
@@ -190,36 +189,40 @@ describe('service.workers', () => {
     for (let round = 0; round < 3; round++) {
       const { config, key } = workersConfig(2, { exporter: 'debug' });
       const run = new RunningCli(['--config', config], {}, true);
-      await waitUntil(() => readyCount(run) === 3);
+      await until(() => readyCount(run) === 3);
       const [host, port] = String(run.lines.find((l) => l.msg === 'Starting HTTP server')?.['endpoint']).split(':');
       const body = JSON.stringify([{ message: 'under way at Ctrl-C' }]);
       const answers: Promise<string>[] = [];
+      const received: (() => string)[] = [];
       const sockets: Socket[] = [];
       for (let i = 0; i < 2; i++) {
         const socket = connect(Number(port), host);
         await new Promise((resolve) => socket.once('connect', resolve));
-        socket.write(`POST /api/v1/ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+        // Expect: 100-continue, so that a worker says when it has the request in hand.
+        socket.write(`POST /api/v1/ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n${body.slice(0, 5)}`);
         let got = '';
         socket.on('data', (data: Buffer) => (got += data.toString()));
         socket.on('error', () => {});
-        answers.push(new Promise((resolve) => socket.on('close', () => resolve(got.split('\r\n')[0] ?? ''))));
+        received.push(() => got);
+        // The last status line: the answer after the 100 Continue.
+        answers.push(new Promise((resolve) => socket.on('close', () => resolve(got.split('\r\n').filter((line) => line.startsWith('HTTP/1.1 ')).at(-1) ?? ''))));
         sockets.push(socket);
       }
-      await waitUntil(() => run.lines.filter((l) => l.msg === 'Starting HTTP server').length === 2);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => received.every((got) => got().startsWith('HTTP/1.1 100 Continue\r\n')));
       process.kill(-Number(run.child.pid), 'SIGINT');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Both workers are shutting down while their requests are still under way.
+      await until(() => [1, 2].every((worker) => run.lines.some((l) => l.msg === 'Starting shutdown...' && l['worker'] === worker)));
       for (const socket of sockets) socket.end(body.slice(5));
       expect(await run.exit()).toBe(0);
       expect(await Promise.all(answers)).toEqual(['HTTP/1.1 202 Accepted', 'HTTP/1.1 202 Accepted']);
       expect(run.lines.filter((l) => l.msg.startsWith('Second signal'))).toEqual([]);
     }
-  }, 30_000);
+  }, 60_000);
 
   it('keeps running when a scrape asks a worker that has just died, and replaces it', async () => {
     const { config } = workersConfig(2, { service: ', telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}' });
     const run = new RunningCli(['--config', config]);
-    await waitUntil(() => readyCount(run) === 3);
+    await until(() => readyCount(run) === 3);
     const metricsAt = `http://${String(run.lines.find((l) => l.msg === 'Serving metrics')?.['endpoint'])}/metrics`;
     let scraping = true;
     const scrapers = Array.from({ length: 8 }, async () => {
@@ -228,7 +231,7 @@ describe('service.workers', () => {
     for (let kill = 0; kill < 3; kill++) {
       const ready = run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
       process.kill(Number(ready[ready.length - 1]?.['pid']), 'SIGKILL');
-      await waitUntil(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === kill + 2);
+      await until(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === kill + 2);
     }
     scraping = false;
     await Promise.all(scrapers);
@@ -238,17 +241,17 @@ describe('service.workers', () => {
     expect(text.split('\n').filter((l) => l.startsWith('target_info{')).map((l) => /worker="(\d)"/.exec(l)?.[1])).toEqual(['1', '2']);
     run.child.kill('SIGTERM');
     expect(await run.exit()).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   it('gives every worker, replacements too, the config the primary read at start', async () => {
     const { config, key } = workersConfig(2, { exporter: 'debug' });
     const run = new RunningCli(['--config', config]);
-    await waitUntil(() => readyCount(run) === 3);
+    await until(() => readyCount(run) === 3);
     // An edit on disk, even a broken one, reaches no worker: it takes effect at the next start.
     writeFileSync(config, 'receivers: [\n');
     const first = run.lines.find((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
     process.kill(Number(first?.['pid']), 'SIGKILL');
-    await waitUntil(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === 2);
+    await until(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === 2);
     const url = `http://${String(run.lines.find((l) => l.msg === 'Starting HTTP server')?.['endpoint'])}`;
     for (let i = 0; i < 4; i++) {
       const response = await fetch(`${url}/api/v1/ingest`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Connection: 'close' }, body: '[{"message":"after the edit"}]' });
@@ -261,7 +264,7 @@ describe('service.workers', () => {
   it('stops, exit 1, when a replacement worker cannot start', async () => {
     const { config, keysFile } = workersConfig(2);
     const run = new RunningCli(['--config', config]);
-    await waitUntil(() => readyCount(run) === 3);
+    await until(() => readyCount(run) === 3);
     // Without its keys file (and no first_key_project) a worker cannot start.
     rmSync(keysFile);
     const first = run.lines.find((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
@@ -273,15 +276,15 @@ describe('service.workers', () => {
   it('stops, exit 1, when workers keep dying (5 times within a minute)', async () => {
     const { config } = workersConfig(2);
     const run = new RunningCli(['--config', config]);
-    await waitUntil(() => readyCount(run) === 3);
+    await until(() => readyCount(run) === 3);
     for (let death = 1; death <= 5; death++) {
       const ready = run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
       expect(ready).toHaveLength(death);
       process.kill(Number(ready[death - 1]?.['pid']), 'SIGKILL');
-      if (death < 5) await waitUntil(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === death + 1);
+      if (death < 5) await until(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === death + 1);
     }
     expect(await run.exit()).toBe(1);
     expect(run.lines.filter((l) => l.msg === 'A worker exited; starting another in its place')).toHaveLength(4);
     expect(run.lines.filter((l) => l.msg === 'Workers keep exiting; otelgate stops').map((l) => l['exits'])).toEqual([5]);
-  }, 30_000);
+  }, 60_000);
 });
