@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunningCli, runCli } from '../helpers/cli.js';
+import { waitUntil } from '../helpers/wait.js';
 
 describe('first run of the default pipeline', () => {
   it('stores a log sent with curl and the printed key, and shows it through otelgate query and the read API', async () => {
@@ -27,7 +28,7 @@ describe('first run of the default pipeline', () => {
       await run.waitFor('Everything is ready');
       // stdout and stderr are separate pipes: the key may arrive after the log line that follows it.
       const printed = /^ {4}(otg_[a-z0-9]{10}_[A-Za-z0-9]{32})$/m;
-      for (let waited = 0; !printed.test(stdout) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitUntil(() => printed.test(stdout));
       const key = printed.exec(stdout)?.[1];
       expect(key).toBeDefined();
       const base = `http://${String(started['endpoint'])}`;

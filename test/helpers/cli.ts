@@ -1,6 +1,7 @@
 // Runs the built CLI (dist/cli.js) as a child process, as users run it.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { DEADLINE_MS } from './wait.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -55,7 +56,7 @@ export class RunningCli {
   }
 
   /** Resolves with the first log line whose msg includes `text`; rejects after `timeoutMs`. */
-  waitFor(text: string, timeoutMs = 15_000): Promise<LogLine> {
+  waitFor(text: string, timeoutMs = DEADLINE_MS): Promise<LogLine> {
     return new Promise((resolve, reject) => {
       const look = (): boolean => {
         const line = this.lines.find((l) => l.msg.includes(text));
@@ -72,7 +73,7 @@ export class RunningCli {
     });
   }
 
-  exit(timeoutMs = 20_000): Promise<number | null> {
+  exit(timeoutMs = DEADLINE_MS): Promise<number | null> {
     return Promise.race([
       this.exited,
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`otelgate did not exit within ${timeoutMs} ms`)), timeoutMs)),
