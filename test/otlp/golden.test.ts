@@ -1,10 +1,10 @@
 // The decoders' golden files: a fixed OTLP JSON export and its protobuf twin give exactly the same rows.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Signal } from '../../src/model/signal.js';
 import { decodeOtlp } from '../../src/otlp/decode.js';
 import { ROOT } from '../helpers/cli.js';
-import { expectGolden } from '../helpers/golden.js';
+import { expectGolden, UPDATING_GOLDEN } from '../helpers/golden.js';
 import { canonicalRows, otlpJsonToProtobuf } from '../helpers/otlp.js';
 
 const cases: [Signal, number, number][] = [
@@ -28,5 +28,10 @@ describe('OTLP decoders against golden files', () => {
     expect(fromProtobuf.unreadable).toBeUndefined();
     expect(canonicalRows(fromProtobuf.rows)).toBe(canonicalRows(fromJson.rows));
     expect(fromProtobuf.rows).toEqual(fromJson.rows);
+  });
+
+  it.skipIf(UPDATING_GOLDEN)('fail on a golden file that is missing, and do not write it', () => {
+    expect(() => expectGolden('otlp/no-such.rows.json', '[]')).toThrow('golden file testdata/otlp/no-such.rows.json is missing; write it with UPDATE_GOLDEN=1');
+    expect(existsSync(`${ROOT}/testdata/otlp/no-such.rows.json`)).toBe(false);
   });
 });
