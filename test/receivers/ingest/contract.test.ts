@@ -32,6 +32,24 @@ async function exportedAfter(title: 'Logs' | 'Traces' | 'Metrics', before: numbe
   return gw.exported(title).slice(before);
 }
 
+/** A batch of 7 spans, a size no test sends: its line marks a point in the exporter's lines. */
+const BARRIER = JSON.stringify({
+  resourceSpans: [{ scopeSpans: [{ spans: Array.from({ length: 7 }, (_, i) => ({ traceId: '5b8efff798038103d269b633813fc60c', spanId: `00000000000000${String(i + 10)}`, name: 'barrier' })) }] }],
+});
+
+/**
+ * How many batches of `title` the debug exporter has logged, once every line of the requests
+ * answered so far is in. Lines trail the answers, but come in order: once a barrier batch's line
+ * has come, so have those of every batch before it.
+ */
+async function exportedSoFar(title: 'Logs' | 'Traces' | 'Metrics'): Promise<number> {
+  const barriers = (): number => gw.exported('Traces').filter((l) => l['spans'] === 7).length;
+  const seen = barriers();
+  expect((await post('/api/v1/traces', BARRIER, { ...json, ...auth() })).status).toBe(200);
+  expect(await waitUntil(() => barriers() > seen)).toBe(true);
+  return gw.exported(title).length;
+}
+
 beforeAll(async () => {
   gw = await startGateway({ projects: ['alpha', 'beta'] });
 });
@@ -65,7 +83,7 @@ describe('authentication', () => {
   });
 
   it('writes to the key\'s project only, whatever the payload says', async () => {
-    const before = gw.exported('Logs').length;
+    const before = await exportedSoFar('Logs');
     const payload = oneLog('mine', [{ key: 'project.id', value: { stringValue: 'beta' } }]);
     expect((await post('/api/v1/logs', payload, { ...json, ...auth('alpha') })).status).toBe(200);
     expect((await post('/api/v1/ingest', JSON.stringify({ message: 'x', context: { project: 'beta', 'project.id': 'beta' } }), auth('alpha'))).status).toBe(202);
@@ -114,7 +132,7 @@ describe('OTLP endpoints', () => {
   });
 
   it('rows of the same export arrive the same from JSON and protobuf, camelCase or snake_case', async () => {
-    const before = gw.exported('Metrics').length;
+    const before = await exportedSoFar('Metrics');
     await post('/api/v1/metrics', fixture('metrics'), { ...json, ...auth() });
     await post('/api/v1/metrics', protobufFixture('metrics'), { ...protobuf, ...auth() });
     const lines = await exportedAfter('Metrics', before, 2);
@@ -143,7 +161,7 @@ describe('OTLP endpoints', () => {
   });
 
   it('takes a body without a Content-Type for JSON when it looks like JSON, else for protobuf', async () => {
-    const before = gw.exported('Logs').length;
+    const before = await exportedSoFar('Logs');
     expect((await post('/api/v1/logs', ` \n${oneLog('sniffed json')}`, { ...auth(), 'Content-Type': 'text/plain' })).text).toBe('{}');
     const asProtobuf = await post('/api/v1/logs', otlpJsonToProtobuf('logs', JSON.parse(oneLog('sniffed protobuf'))), auth());
     expect([asProtobuf.status, asProtobuf.headers.get('content-type'), asProtobuf.bytes.length]).toEqual([200, 'application/x-protobuf', 0]);
@@ -154,7 +172,7 @@ describe('OTLP endpoints', () => {
     let body: Buffer = Buffer.alloc(0);
     for (let size = 1; size < 200 && body[1] !== 0x7b; size++) body = otlpJsonToProtobuf('logs', JSON.parse(oneLog('x'.repeat(size))));
     expect([body[0], body[1]]).toEqual([0x0a, 0x7b]);
-    const before = gw.exported('Logs').length;
+    const before = await exportedSoFar('Logs');
     const response = await post('/api/v1/logs', body, auth());
     expect([response.status, response.headers.get('content-type'), response.bytes.length]).toEqual([200, 'application/x-protobuf', 0]);
     expect((await exportedAfter('Logs', before)).map((l) => l['log records'])).toEqual([1]);
@@ -208,7 +226,7 @@ describe('metric skip rules, one by one', () => {
     ['histogram sum NaN', histogram({ timeUnixNano: '1700000000000000000', count: '1', sum: 'NaN', bucketCounts: ['1'], explicitBounds: [] })],
   ])('%s: that point is skipped and counted, its neighbour stored (JSON and protobuf)', async (_rule, data) => {
     const exportJson = { resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', ...data }] }] }] };
-    const before = gw.exported('Metrics').length;
+    const before = await exportedSoFar('Metrics');
     const asJson = await post('/api/v1/metrics', JSON.stringify(exportJson), { ...json, ...auth() });
     expect(JSON.parse(asJson.text)).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: 'some data points could not be stored and were skipped (1)' } });
     const asProtobuf = await post('/api/v1/metrics', otlpJsonToProtobuf('metrics', exportJson), { ...protobuf, ...auth() });
