@@ -133,6 +133,12 @@ export async function runCommand(args: ConfigArgs): Promise<number> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // SIGHUP would end the process (Node's default) until otelgate can reload: it is held from here.
+  // A worker reloads when its primary says so, with the texts the primary read.
+  let onHangup = (): void => {
+    if (worker === undefined) logger.warn({ signal: 'SIGHUP' }, 'Received signal from OS before otelgate was ready; nothing to reload yet');
+  };
+  process.on('SIGHUP', () => onHangup());
   if (worker === undefined) {
     watchNpmParent(() => {
       if (signalled !== undefined) return;
@@ -207,8 +213,7 @@ export async function runCommand(args: ConfigArgs): Promise<number> {
       }
     });
   };
-  process.on('SIGHUP', () => {
-    // A worker reloads when its primary says so, with the texts the primary read.
+  onHangup = () => {
     if (worker !== undefined) return;
     logger.info({ signal: 'SIGHUP' }, 'Received signal from OS; reloading the config');
     const fresh: Record<string, string> = {};
@@ -216,7 +221,7 @@ export async function runCommand(args: ConfigArgs): Promise<number> {
       () => loadConfig(args, readInto(fresh), logger, true),
       () => (texts = fresh),
     );
-  });
+  };
   // A worker hears from its primary: shut down (as on a first signal), reload, or send the metrics for a scrape.
   process.on('message', (message: unknown) => {
     if (!isToWorker(message)) return;
