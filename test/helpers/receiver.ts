@@ -15,7 +15,6 @@ import { configFrom } from './config.js';
 export const RECEIVER_KEY = 'otg_inprocess_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 export interface InProcessReceiver {
-  url: string;
   port: number;
   /** Every batch the receiver handed to its pipelines. */
   batches: Batch[];
@@ -23,7 +22,7 @@ export interface InProcessReceiver {
 }
 
 /** The receiver's settings with every default filled in; `settings` are lines under receivers.ingest. */
-export function ingestConfig(settings: string[] = []): IngestConfig {
+function ingestConfig(settings: string[] = []): IngestConfig {
   const resolved = configFrom(
     `
 extensions:
@@ -60,5 +59,5 @@ export async function startReceiver(settings: string[] = []): Promise<InProcessR
   const receiver = ingestReceiverFactory.create(ingestConfig(settings), { ...ctx, host }, { logs: pipeline, traces: pipeline, metrics: pipeline });
   await receiver.start();
   const endpoint = String(lines.find((l) => l['msg'] === 'Starting HTTP server')?.['endpoint']);
-  return { url: `http://${endpoint}`, port: Number(endpoint.split(':').at(-1)), batches, stop: () => receiver.shutdown() };
+  return { port: Number(endpoint.split(':').at(-1)), batches, stop: () => receiver.shutdown() };
 }

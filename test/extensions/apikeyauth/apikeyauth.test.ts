@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Authenticator } from '../../../src/auth/authenticator.js';
 import { generateKey } from '../../../src/auth/key.js';
 import { writeKeysFile, type KeyEntry } from '../../../src/auth/keysfile.js';
 import { builtinRegistry } from '../../../src/components.js';
@@ -41,7 +42,7 @@ describe('apikeyauth', () => {
     const alpha = entry('alpha');
     const beta = entry('beta');
     writeKeysFile(keysFile, [alpha.entry]);
-    const auth = apiKeyAuthExtensionFactory.create(settings(keysFile), testContext('apikeyauth', 'extension').ctx);
+    const auth = apiKeyAuthExtensionFactory.create(settings(keysFile), testContext('apikeyauth', 'extension').ctx) as Authenticator;
     await auth.start();
     running.push(auth);
     const project = (key: string): string | undefined => auth.authenticate({ authorization: `Bearer ${key}` })?.project;
