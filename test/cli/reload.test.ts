@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
 import { STORE_CONFIG, startGateway, type Gateway } from '../helpers/gateway.js';
+import { waitUntil } from '../helpers/wait.js';
 
 let gw: Gateway | undefined;
 
@@ -22,21 +23,17 @@ function ingestUrl(run: RunningCli): string {
   return `http://${String(started[started.length - 1]?.['endpoint'])}`;
 }
 
-/** Sends SIGHUP and resolves with the log line that ends the reload, the nth of its kind. */
+/** Sends SIGHUP and waits for the log line that ends the reload, the nth of its kind. */
 async function reload(run: RunningCli, outcome: string, nth: number): Promise<void> {
   run.child.kill('SIGHUP');
-  for (let waited = 0; run.lines.filter((l) => l.msg.startsWith(outcome)).length < nth; waited += 20) {
-    if (waited > 30_000) throw new Error(`no "${outcome}" ${nth} after SIGHUP; saw:\n${run.lines.map((l) => l.msg).join('\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  if (!(await waitUntil(() => run.lines.filter((l) => l.msg.startsWith(outcome)).length >= nth))) {
+    throw new Error(`no "${outcome}" ${nth} after SIGHUP; saw:\n${run.lines.map((l) => l.msg).join('\n')}`);
   }
 }
 
 /** Log lines reach the test through a pipe, after the answer they go with: wait for them. */
 async function eventually(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 30_000) throw new Error('condition not met within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  expect(await waitUntil(condition)).toBe(true);
 }
 
 const sendLog = (url: string, key: string, message: string): Promise<number> =>
@@ -121,15 +118,18 @@ describe('SIGHUP', () => {
         }
       }
     });
-    for (let round = 1; round <= 3; round++) {
+    try {
+      for (let round = 1; round <= 3; round++) {
+        const before = accepted.length;
+        await eventually(() => accepted.length >= before + 20);
+        await reload(g.run, 'Config reloaded', round);
+      }
       const before = accepted.length;
-      while (accepted.length < before + 20) await new Promise((resolve) => setTimeout(resolve, 10));
-      await reload(g.run, 'Config reloaded', round);
+      await eventually(() => accepted.length >= before + 20);
+    } finally {
+      sending = false;
+      await Promise.all(senders);
     }
-    const before = accepted.length;
-    while (accepted.length < before + 20) await new Promise((resolve) => setTimeout(resolve, 10));
-    sending = false;
-    await Promise.all(senders);
     expect((await storedBodies(g.run, key)).sort()).toEqual([...accepted].sort());
   });
 });

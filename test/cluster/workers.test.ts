@@ -175,7 +175,8 @@ describe('service.workers', () => {
       const run = new RunningCli(['--config', config]);
       expect(await run.exit()).toBe(1);
       expect(run.lines.map((l) => l.msg)).toContain('A worker could not start; otelgate stops');
-      expect(run.lines.filter((l) => l.msg === 'otelgate could not start').map((l) => l['worker'])).toEqual([1]);
+      const failures = run.lines.filter((l) => l.msg.startsWith('otelgate could not start: '));
+      expect(failures.map((l) => [l['worker'], l.msg])).toEqual([[1, `otelgate could not start: ingest could not start: bind EADDRINUSE 127.0.0.1:${port}`]]);
       expect(run.lines.filter((l) => l.msg.includes('Everything is ready'))).toHaveLength(0);
     } finally {
       taken.close();
