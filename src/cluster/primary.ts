@@ -60,6 +60,8 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger, texts: 
           send(worker, { type: 'config', texts });
         } else if (message.type === 'ready') {
           entry.ready = true;
+          // From here its exit is a crash to replace, not a failed start.
+          logger.info({ worker: slot, worker_pid: worker.process.pid }, 'A worker is ready');
           resolve(true);
         } else {
           replies.get(message.id)?.(message.text);

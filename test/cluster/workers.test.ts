@@ -281,7 +281,11 @@ describe('service.workers', () => {
     for (let death = 1; death <= 5; death++) {
       const ready = run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1);
       expect(ready).toHaveLength(death);
-      process.kill(Number(ready[death - 1]?.['pid']), 'SIGKILL');
+      const pid = Number(ready[death - 1]?.['pid']);
+      // A worker that dies before the primary has its ready message failed to start, which stops
+      // otelgate at once: this test is about crashes of running workers.
+      await until(() => run.lines.some((l) => l.msg === 'A worker is ready' && l['worker_pid'] === pid));
+      process.kill(pid, 'SIGKILL');
       if (death < 5) await until(() => run.lines.filter((l) => l.msg.includes('Everything is ready') && l['worker'] === 1).length === death + 1);
     }
     expect(await run.exit()).toBe(1);
