@@ -68,43 +68,11 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
       retain().catch((error: unknown) => ctx.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'Retention pass failed; it runs again at the next interval'));
     };
 
-    return {
-      async start() {
-        closing = false;
-        // Before the file is touched: a second writer changes nothing, not even a pragma.
-        lock = lockStore(path, ctx.id);
-        try {
-          db = openForWriting(path, { synchronous: config.synchronous, busyTimeoutMs: durationMs(config.busy_timeout) });
-        } catch (error) {
-          lock.release();
-          lock = undefined;
-          throw error;
-        }
-        writer = new Writer(db, (batches) => {
-          commits?.add(1, attributes);
-          committed?.add(batches, attributes);
-        });
-        retention = new Retention(db, {
-          logs: durationMs(config.retention.logs),
-          traces: durationMs(config.retention.traces),
-          metrics: durationMs(config.retention.metrics),
-        });
-        const writing = db;
-        checkpointer = new Checkpointer(path, { intervalMs: CHECKPOINT_INTERVAL_MS }, ctx.logger, writer, () => writing.exec('PRAGMA wal_autocheckpoint = 1000'));
-        reader = new ReaderThread(path, { timeoutMs: READ_TIMEOUT_MS, maxQueued: MAX_QUEUED_READS, maxBytes: MAX_ANSWER_BYTES });
-        ctx.logger.info({ path, synchronous: config.synchronous }, 'Opened the store');
-        // The first pass begins inside start, not on a later turn of the event loop: it is under way
-        // before otelgate reports ready, and on a store with under a chunk to delete per project and
-        // signal it has ended (and logged) by then too, as the receivers start listening only later.
-        // Deferred with setImmediate, it raced the signal a user can send at ready, and logged
-        // between "Starting shutdown..." and "Shutdown complete.".
-        scheduled();
-        timer = setInterval(scheduled, durationMs(config.retention.interval));
-        timer.unref();
-      },
-      async shutdown() {
-        closing = true;
-        clearInterval(timer);
+    /** Stops and closes what start made, in order; the lock last, whatever failed before it. */
+    const close = async (): Promise<void> => {
+      closing = true;
+      clearInterval(timer);
+      try {
         // First, so that a pass under way stops after the chunk it is on rather than go on deleting meanwhile.
         await retention?.stop();
         await reader?.close();
@@ -116,10 +84,48 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
         retention = undefined;
         db?.close();
         db = undefined;
-        // Last, once nothing of this store writes any more; a restart in this process (a reload) takes it again.
+      } finally {
+        // Once nothing of this store writes any more; a restart in this process (a reload) takes it again.
         lock?.release();
         lock = undefined;
+      }
+    };
+
+    return {
+      async start() {
+        closing = false;
+        // Before the file is touched: a second writer changes nothing, not even a pragma.
+        lock = lockStore(path, ctx.id);
+        try {
+          const writing = openForWriting(path, { synchronous: config.synchronous, busyTimeoutMs: durationMs(config.busy_timeout) });
+          db = writing;
+          writer = new Writer(writing, (batches) => {
+            commits?.add(1, attributes);
+            committed?.add(batches, attributes);
+          });
+          retention = new Retention(writing, {
+            logs: durationMs(config.retention.logs),
+            traces: durationMs(config.retention.traces),
+            metrics: durationMs(config.retention.metrics),
+          });
+          checkpointer = new Checkpointer(path, { intervalMs: CHECKPOINT_INTERVAL_MS }, ctx.logger, writer, () => writing.exec('PRAGMA wal_autocheckpoint = 1000'));
+          reader = new ReaderThread(path, { timeoutMs: READ_TIMEOUT_MS, maxQueued: MAX_QUEUED_READS, maxBytes: MAX_ANSWER_BYTES });
+        } catch (error) {
+          // The service shuts down only what started: what this start took is let go here (the lock
+          // whatever else fails), and the start's own error is the one to report.
+          await close().catch(() => undefined);
+          throw error;
+        }
+        ctx.logger.info({ path, synchronous: config.synchronous }, 'Opened the store');
+        // The first pass begins inside start, not on a later turn of the event loop: it is under way
+        // before otelgate reports ready (on a store with under a chunk to delete per project and
+        // signal it has ended and logged by then too), so no pass logs after a shutdown that a
+        // signal at ready begins.
+        scheduled();
+        timer = setInterval(scheduled, durationMs(config.retention.interval));
+        timer.unref();
       },
+      shutdown: close,
       consume(batch) {
         return writer === undefined ? Promise.reject(new ShuttingDownError()) : writer.write(batch);
       },

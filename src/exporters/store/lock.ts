@@ -19,26 +19,32 @@ export interface StoreLock {
   release(): void;
 }
 
+/**
+ * The lock files this process holds: a refusal says "this otelgate" by this, not by pid and host,
+ * which two containers (each its pid 1, on the host's name) sharing a volume would both match.
+ */
+const heldHere = new Set<string>();
+
 const isBusy = (error: unknown): boolean => (error as { errcode?: unknown }).errcode === SQLITE_BUSY;
 
 /** The row the holder wrote, or undefined while a first holder has not committed one yet. */
-function readHolder(db: DatabaseSync): StoreHolder | undefined {
+function readHolder(db: DatabaseSync, lockFile: string): StoreHolder | undefined {
   try {
     db.exec(`PRAGMA busy_timeout = ${WAIT_FOR_READERS_MS}`);
     const row = db.prepare('SELECT pid, host, exporter, since FROM holder').get() as { pid: number; host: string; exporter: string; since: string } | undefined;
     if (row === undefined) return undefined;
-    return { pid: Number(row.pid), host: row.host, exporter: row.exporter, since: row.since, here: Number(row.pid) === process.pid && row.host === hostname() };
+    return { pid: Number(row.pid), host: row.host, exporter: row.exporter, since: row.since, here: heldHere.has(lockFile) };
   } catch {
     return undefined;
   }
 }
 
 /** Takes the RESERVED lock, or throws StoreLockedError naming who has it. */
-function begin(db: DatabaseSync, file: string, exporter: string): void {
+function begin(db: DatabaseSync, file: string, lockFile: string, exporter: string): void {
   try {
     db.exec('BEGIN IMMEDIATE');
   } catch (error) {
-    throw isBusy(error) ? new StoreLockedError(file, readHolder(db), exporter) : error;
+    throw isBusy(error) ? new StoreLockedError(file, readHolder(db, lockFile), exporter) : error;
   }
 }
 
@@ -54,7 +60,7 @@ export function lockStore(file: string, exporter: string): StoreLock {
     mkdirSync(dirname(lockFile), { recursive: true });
     // busy_timeout 0: a held lock is an answer, not something to wait for.
     db = new DatabaseSync(lockFile, { timeout: 0 });
-    begin(db, file, exporter);
+    begin(db, file, lockFile, exporter);
     db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, host TEXT NOT NULL, exporter TEXT NOT NULL, since TEXT NOT NULL)');
     db.exec('DELETE FROM holder');
     db.prepare('INSERT INTO holder (pid, host, exporter, since) VALUES (?, ?, ?, ?)').run(process.pid, hostname(), exporter, new Date().toISOString());
@@ -64,7 +70,7 @@ export function lockStore(file: string, exporter: string): StoreLock {
     db.exec('PRAGMA busy_timeout = 0');
     // Between the commit and this, a newcomer may take the lock; then this one is refused, naming
     // it, so of two starts at the same moment one always wins.
-    begin(db, file, exporter);
+    begin(db, file, lockFile, exporter);
   } catch (error) {
     db?.close();
     if (error instanceof StoreLockedError) throw error;
@@ -72,10 +78,12 @@ export function lockStore(file: string, exporter: string): StoreLock {
   }
   const holding = db;
   let held = true;
+  heldHere.add(lockFile);
   return {
     release() {
       if (!held) return;
       held = false;
+      heldHere.delete(lockFile);
       try {
         holding.exec('ROLLBACK');
       } finally {
