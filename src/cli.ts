@@ -137,11 +137,11 @@ async function main(argv: string[]): Promise<number> {
  * else as its message, never a stack trace (the messages name the file and the fix).
  */
 async function failure(error: unknown): Promise<number> {
-  const { ConfigError, formatIssue } = await import('./errors.js');
+  const { ConfigError, errorMessage, formatIssue } = await import('./errors.js');
   if (error instanceof ConfigError) {
     for (const issue of error.issues) process.stderr.write(`${formatIssue(issue)}\n`);
   } else {
-    process.stderr.write(`otelgate: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`otelgate: ${errorMessage(error)}\n`);
   }
   return 1;
 }

@@ -129,6 +129,11 @@ export class ComponentStartError extends OtelgateError {
   }
 }
 
+/** A failure as a user reads it: its message without the stack (a stack is for bugs, and these are not). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Anything that is not one of ours counts as retryable: an unknown failure must not drop data for good. */
 export function isRetryable(error: unknown): boolean {
   return !(error instanceof OtelgateError) || error.retryable;

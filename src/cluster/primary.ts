@@ -11,10 +11,10 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { logIssue, readConfig, type ConfigArgs } from '../commands/config.js';
+import { readConfigLogged, type ConfigArgs } from '../commands/config.js';
 import { SAME_STOP_MS, watchNpmParent } from '../commands/parent.js';
 import type { ResolvedConfig } from '../config/validate.js';
-import { ConfigError } from '../errors.js';
+import { errorMessage } from '../errors.js';
 import { createServer } from '../runtime/http.js';
 import { listen } from '../runtime/listen.js';
 import { mergeExpositions } from './exposition.js';
@@ -35,8 +35,17 @@ interface Running {
   ready: boolean;
 }
 
-/** `texts`: each config file as this process read it, for the workers to read the same. */
-export async function runPrimary(config: ResolvedConfig, logger: Logger, texts: Record<string, string>, args: ConfigArgs): Promise<number> {
+/**
+ * `texts`: each config file as this process read it, for the workers to read the same; `args`: to
+ * read them again on SIGHUP, whose handler goes to `setHangup`.
+ */
+export async function runPrimary(
+  config: ResolvedConfig,
+  logger: Logger,
+  texts: Record<string, string>,
+  args: ConfigArgs,
+  setHangup: (handler: () => void) => void,
+): Promise<number> {
   const count = config.service.workers;
   const running = new Map<number, Running>();
   let stopping = false;
@@ -142,7 +151,7 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger, texts: 
         servers.push(server);
         logger.info({ endpoint, workers: count }, 'Serving metrics');
       } catch (error) {
-        logger.error({ error: (error as Error).message }, `otelgate could not start: ${(error as Error).message}`);
+        logger.error({ error: errorMessage(error) }, `otelgate could not start: ${errorMessage(error)}`);
         await closeAll(servers);
         return 1;
       }
@@ -197,26 +206,29 @@ export async function runPrimary(config: ResolvedConfig, logger: Logger, texts: 
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   watchNpmParent(() => {
-    logger.info('The npm process that started otelgate has exited; shutting down as on SIGTERM');
-    onSignal('SIGTERM');
-  });
-  process.on('SIGHUP', () => {
-    logger.info({ signal: 'SIGHUP' }, 'Received signal from OS; reloading the config');
     if (stopping) return;
+    logger.info('The npm process that started otelgate has exited; shutting down as on SIGTERM');
+    stoppedAt = Date.now();
+    stop();
+  });
+  setHangup(() => {
+    if (stopping) return;
+    logger.info({ signal: 'SIGHUP' }, 'Received signal from OS; reloading the config');
     const fresh: Record<string, string> = {};
-    let next: ResolvedConfig;
-    try {
-      next = readConfig(args, undefined, (file) => (fresh[file] = readFileSync(file, 'utf8')));
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      for (const issue of error.issues) logIssue(logger, issue);
+    const next = readConfigLogged(args, (file) => (fresh[file] = readFileSync(file, 'utf8')), logger, true);
+    if (next === undefined) {
       logger.error('The new config is invalid; otelgate keeps running with the config it has');
       return;
     }
-    for (const warning of next.warnings) logIssue(logger, warning);
-    if (next.service.workers !== count || !isDeepStrictEqual(next.service.telemetry.metrics, metrics)) {
-      logger.warn('service.workers and the metrics readers are the primary\'s and take effect only at a restart; the workers reload the rest');
+    // The workers would run it as it is: a count they cannot change could also mean a store that needs one.
+    if (next.service.workers !== count) {
+      logger.error({ workers: next.service.workers }, 'service.workers takes effect only at a restart; otelgate keeps running with the config it has');
+      return;
     }
+    if (!isDeepStrictEqual(next.service.telemetry.metrics, metrics)) {
+      logger.warn("The metrics readers are the primary's and change only at a restart; the workers reload the rest");
+    }
+    // Replacements started from now on run the new texts too.
     for (const file of Object.keys(texts)) delete texts[file];
     Object.assign(texts, fresh);
     for (const { worker } of running.values()) send(worker, { type: 'reload', texts });

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { builtinRegistry } from '../components.js';
 import { loadConfig, type ReadText } from '../config/load.js';
-import { formatIssue, type ConfigIssue } from '../errors.js';
 import { validateConfig, type ComponentConfig, type ResolvedConfig } from '../config/validate.js';
+import { ConfigError, formatIssue, type ConfigIssue } from '../errors.js';
 import type { Kind } from '../runtime/component.js';
 import type { Registry } from '../runtime/registry.js';
 import { PACKAGE_ROOT } from '../version.js';
@@ -37,6 +37,19 @@ export function logIssue(logger: Logger, issue: ConfigIssue): void {
   const fields = { file: issue.file, line: issue.line, path: issue.path };
   if (issue.severity === 'error') logger.error(fields, formatIssue(issue));
   else logger.warn(fields, formatIssue(issue));
+}
+
+/** The config read and validated, or undefined when it is invalid, every problem logged; `warn`: log its warnings too. */
+export function readConfigLogged(args: ConfigArgs, read: ReadText, logger: Logger, warn: boolean): ResolvedConfig | undefined {
+  try {
+    const resolved = readConfig(args, builtinRegistry(), read);
+    if (warn) for (const warning of resolved.warnings) logIssue(logger, warning);
+    return resolved;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const issue of error.issues) logIssue(logger, issue);
+    return undefined;
+  }
 }
 
 /** Which component of a type a command works on, or why there is not exactly one to pick. */

@@ -23,6 +23,11 @@ export interface ShutdownResult {
   clean: boolean;
   /** Batches still under way when shutdown gave up. */
   abandoned: number;
+  /**
+   * Settles once every component's shutdown has returned, also after the timeout: what must start
+   * again in this process (a reload) waits for it, as the old components may still hold a port or a file.
+   */
+  stopped: Promise<void>;
 }
 
 export class Service {
@@ -178,8 +183,9 @@ export class Service {
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
-    const outcome = await Promise.race([sequence().then(() => 'done' as const), timedOut]);
+    const stopped = sequence();
+    const outcome = await Promise.race([stopped.then(() => 'done' as const), timedOut]);
     clearTimeout(timer);
-    return outcome === 'done' ? { clean: true, abandoned: 0 } : { clean: false, abandoned: this.inflight.size };
+    return outcome === 'done' ? { clean: true, abandoned: 0, stopped } : { clean: false, abandoned: this.inflight.size, stopped };
   }
 }
