@@ -20,36 +20,41 @@ const CHECK_MS = 500;
 const SHELLS = new Set(['sh', 'dash', 'bash', 'ash', 'zsh']);
 
 /** Fields of /proc/PID/stat after the command name, or undefined where there is no such process (or no /proc). */
-function stat(pid: number): string[] | undefined {
+function stat(proc: string, pid: number): string[] | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(`${proc}/${pid}/stat`, 'utf8');
     return text.slice(text.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
 }
 
-function commandName(pid: number): string | undefined {
+function commandName(proc: string, pid: number): string | undefined {
   try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    return readFileSync(`${proc}/${pid}/comm`, 'utf8').trim();
   } catch {
     return undefined;
   }
 }
 
-/** Gone: exited, or exited and not yet reaped (a zombie). */
-function gone(pid: number): boolean {
-  const fields = stat(pid);
-  return fields === undefined || fields[0] === 'Z';
-}
-
-/** Calls `onGone` once if this process was started by npm and npm (or its shell) has exited since. */
-export function watchNpmParent(onGone: () => void, env: NodeJS.ProcessEnv = process.env): void {
+/**
+ * Calls `onGone` once if this process was started by npm and npm (or its shell) has exited since.
+ * `proc`: where /proc is; without one (macOS), only the parent's exit is seen, by the parent id.
+ */
+export function watchNpmParent(onGone: () => void, env: NodeJS.ProcessEnv = process.env, proc = '/proc'): void {
   if (env['npm_lifecycle_event'] === undefined) return;
   const parent = process.ppid;
-  const watched = [parent];
-  const grandparent = Number(stat(parent)?.[1]);
-  if (SHELLS.has(commandName(parent) ?? '') && grandparent > 1) watched.push(grandparent);
+  const watched: number[] = [];
+  if (stat(proc, process.pid) !== undefined) {
+    watched.push(parent);
+    const grandparent = Number(stat(proc, parent)?.[1]);
+    if (SHELLS.has(commandName(proc, parent) ?? '') && grandparent > 1) watched.push(grandparent);
+  }
+  // Gone: exited, or exited and not yet reaped (a zombie).
+  const gone = (pid: number): boolean => {
+    const fields = stat(proc, pid);
+    return fields === undefined || fields[0] === 'Z';
+  };
   const timer = setInterval(() => {
     // An orphan is adopted by init or a subreaper, so its parent id changes; /proc tells the rest.
     if (process.ppid === parent && !watched.some(gone)) return;
