@@ -8,12 +8,14 @@ import { formatPath, locate } from './path.js';
 import { parseSetFlag, setFlagFragment } from './set.js';
 
 export interface ConfigSource {
-  /** The file's name, or `--set KEY=VALUE` for a --set flag. */
+  /** The file's name, or `--set KEY` for a --set flag (never its value, which may be a secret). */
   file: string;
   doc: Document.Parsed;
   lineCounter: LineCounter;
   /** False for a --set flag: its document was made from the flag, and its lines mean nothing to the user. */
   positions: boolean;
+  /** A --set flag's path: a problem is the flag's only at or below it (path.ts, locate). */
+  setPath?: readonly string[];
 }
 
 export interface LoadedConfig {
@@ -66,7 +68,8 @@ function readSource(file: string, issues: ConfigIssue[], read: ReadText): Config
 
 /** A --set flag as a source of its own, so that a mistake in it is reported as that flag's. */
 function setSource(flag: string, issues: ConfigIssue[]): ConfigSource | undefined {
-  const file = `--set ${flag}`;
+  const equals = flag.indexOf('=');
+  const file = `--set ${(equals === -1 ? flag : flag.slice(0, equals)).trim()}`;
   const parsed = parseSetFlag(flag);
   if ('problem' in parsed) {
     issues.push({ severity: 'error', file, path: '', message: parsed.problem });
@@ -74,7 +77,7 @@ function setSource(flag: string, issues: ConfigIssue[]): ConfigSource | undefine
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(stringify(setFlagFragment(parsed.path, parsed.value)), { lineCounter });
-  return { file, doc, lineCounter, positions: false };
+  return { file, doc, lineCounter, positions: false, setPath: parsed.path };
 }
 
 /** `sets`: the --set flags' values, applied after every file in their order. */

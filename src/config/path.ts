@@ -64,7 +64,11 @@ export function locate(sources: readonly ConfigSource[], path: ConfigPath): { fi
   let best: Position | undefined;
   for (const source of sources) {
     const position = find(source, path);
-    if (position !== undefined && (best === undefined || position.depth >= best.depth)) best = position;
+    if (position === undefined) continue;
+    // Later sources win the merge, so they win a tie, but a --set flag only for what lies at or
+    // below its own path: above it, the flag merged a key into a map that a file wrote.
+    const ownsTie = source.setPath === undefined || source.setPath.every((segment, i) => String(path[i]) === segment);
+    if (best === undefined || position.depth > best.depth || (position.depth === best.depth && ownsTie)) best = position;
   }
   if (best !== undefined) return best.line === undefined ? { file: best.file } : { file: best.file, line: best.line, col: best.col };
   const last = sources[sources.length - 1];

@@ -8,11 +8,17 @@ describe('otelgate --set', () => {
     expect(runCli([...config, '--set', 'exporters.debug/a.verbosity=detailed'])).toEqual({ status: 0, stdout: 'OK\n', stderr: '' });
     expect(runCli([...config, '--set', 'exporters.debug/a.verbosity=loud'])).toMatchObject({
       status: 1,
-      stderr: expect.stringMatching(/^--set exporters\.debug\/a\.verbosity=loud: exporters\.debug\/a\.verbosity: /),
+      stderr: expect.stringMatching(/^--set exporters\.debug\/a\.verbosity: exporters\.debug\/a\.verbosity: /),
     });
   });
 
-  it('reports each mistake naming the flag it is in', () => {
+  it('blames a file, not a flag, for what the file wrote: a flag merged into a map is not the map', () => {
+    const result = runCli(['validate', '--config', 'testdata/config/bad_unknown_type.yaml', '--set', 'exporters.debugg.verbosity=detailed']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^testdata\/config\/bad_unknown_type\.yaml:\d+:\d+: /);
+  });
+
+  it('reports each mistake naming the flag it is in, never its value', () => {
     const result = runCli([
       'validate',
       '--config',
@@ -26,8 +32,8 @@ describe('otelgate --set', () => {
       status: 1,
       stdout: '',
       stderr:
-        '--set exporters.debug.verbosty=detailed: exporters.debug.verbosty: unknown setting "verbosty". Did you mean "verbosity"?\n' +
-        '--set service.pipelines.logs.exporters=[debug, nope]: service.pipelines.logs.exporters[1]: exporter "nope" is not defined in exporters. Valid exporters: debug/a, debug/b, debug.\n',
+        '--set exporters.debug.verbosty: exporters.debug.verbosty: unknown setting "verbosty". Did you mean "verbosity"?\n' +
+        '--set service.pipelines.logs.exporters: service.pipelines.logs.exporters[1]: exporter "nope" is not defined in exporters. Valid exporters: debug/a, debug/b, debug.\n',
     });
   });
 });
