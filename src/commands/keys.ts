@@ -94,7 +94,7 @@ export function keysCommand(action: string | undefined, argument: string | undef
       case 'revoke':
         return revoke(file, argument);
       default:
-        throw new UsageError(`keys needs one of: create --project NAME, list, revoke ID (got ${action === undefined ? 'nothing' : `"${action}"`})`);
+        throw new UsageError(`keys needs one of: create --project NAME, list, revoke ID|KEY (got ${action === undefined ? 'nothing' : `"${action}"`})`);
     }
   } catch (error) {
     if (error instanceof UsageError || (error instanceof Error && error.name === 'KeysFileError')) {
