@@ -61,14 +61,14 @@ describe('the packed package', () => {
     const dir = mkdtempSync(join(tmpdir(), 'otelgate-pack-'));
     copyFileSync(`${ROOT}/package.json`, join(dir, 'package.json'));
     const original = readFileSync(join(dir, 'package.json'), 'utf8');
-    expect((JSON.parse(original) as { scripts: Record<string, string> }).scripts['prepare']).toBe('tsc -p tsconfig.build.json');
+    expect((JSON.parse(original) as { scripts: Record<string, string> }).scripts['prepare']).toBe('npm run build');
     const run = (mode: string) => spawnSync(process.execPath, [`${ROOT}/scripts/packed-manifest.mjs`, mode], { cwd: dir, encoding: 'utf8' });
     expect(run('strip').status).toBe(0);
     // A pack that stopped before postpack: the next strip starts from the file as it was.
     expect(run('strip').status).toBe(0);
     const packed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(packed.scripts['prepare']).toBeUndefined();
-    expect(packed.scripts['build']).toBe('tsc -p tsconfig.build.json');
+    expect(packed.scripts['build']).toBe('tsc -p tsconfig.build.json && chmod +x dist/cli.js');
     expect(run('restore').status).toBe(0);
     expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(original);
     expect(existsSync(join(dir, 'package.json.before-pack'))).toBe(false);

@@ -1,5 +1,5 @@
 // The built CLI as users run it: help, version, components, and the run lifecycle.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,8 @@ describe('otelgate CLI', () => {
     expect(flags).toEqual(['--max-semi-space-size=32']);
     // The bin keeps a plain shebang: `env -S` is not in every image's env (BusyBox has none).
     expect(readFileSync(CLI, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    // Executable as built: npx links to it where it is (a clone's folder), and runs it by its shebang.
+    expect(statSync(CLI).mode & 0o111).toBe(0o111);
   });
 
   it('prints help naming every command', () => {

@@ -7,7 +7,7 @@ import { captureExporter, recorder, tagProcessor, testExtension, testReceiver, t
 import { configFrom } from '../helpers/config.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { logBatch, metricBatch } from '../helpers/rows.js';
-import { waitUntil } from '../helpers/wait.js';
+import { settles, waitUntil } from '../helpers/wait.js';
 
 const PIPELINE = `
 receivers: {testin: }
@@ -89,7 +89,7 @@ service:
     await svc.start();
     expect(rec.events).toEqual(['start testext', 'start capture/a', 'start capture/b', 'start tag/second', 'start tag/first', 'start testin']);
     rec.events.length = 0;
-    await expect(svc.shutdown()).resolves.toEqual({ clean: true, abandoned: 0 });
+    await expect(svc.shutdown()).resolves.toEqual({ clean: true, abandoned: 0, stopped: expect.any(Promise) });
     expect(rec.events).toEqual(['shutdown testin', 'shutdown tag/first', 'shutdown tag/second', 'shutdown capture/b', 'shutdown capture/a', 'shutdown testext']);
   });
 
@@ -117,18 +117,28 @@ service:
 
     release();
     await inFlight;
-    await expect(shutdown).resolves.toEqual({ clean: true, abandoned: 0 });
+    await expect(shutdown).resolves.toEqual({ clean: true, abandoned: 0, stopped: expect.any(Promise) });
     const order = rec.events.filter((e) => e.startsWith('consumed') || e.startsWith('shutdown capture'));
     expect(order).toEqual(['consumed capture/a', 'consumed capture/b', 'shutdown capture/b', 'shutdown capture/a']);
   });
 
-  it('gives up after the shutdown timeout and says how many batches were abandoned', async () => {
+  it('gives up after the shutdown timeout and says how many batches were abandoned; stopped settles once they are done', async () => {
     const rec = recorder();
-    const svc = service(rec, PIPELINE, captureExporter(rec, { gate: new Promise(() => {}) }));
+    let release: () => void = () => {};
+    const svc = service(rec, PIPELINE, captureExporter(rec, { gate: new Promise<void>((resolve) => (release = resolve)) }));
     await svc.start();
     void svc.consumer('testin', 'logs')?.consume(logBatch(1));
     void svc.consumer('testin', 'logs')?.consume(logBatch(1));
-    await expect(svc.shutdown(100)).resolves.toEqual({ clean: false, abandoned: 2 });
+    const result = await svc.shutdown(100);
+    expect(result).toEqual({ clean: false, abandoned: 2, stopped: expect.any(Promise) });
+    // What a reload waits for before it starts anything again: every component's shutdown, late.
+    let stopped = false;
+    void result.stopped.then(() => (stopped = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    release();
+    expect(await settles(result.stopped)).toBe(true);
+    expect(rec.events.filter((e) => e.startsWith('shutdown'))).toEqual(['shutdown testin', 'shutdown tag/first', 'shutdown tag/second', 'shutdown capture/b', 'shutdown capture/a', 'shutdown testext']);
   });
 
   it('rejects when any exporter rejects; retryable unless every failure is permanent', async () => {

@@ -175,7 +175,7 @@ service:
 
     release();
     await inFlight;
-    await expect(shutdown).resolves.toEqual({ clean: true, abandoned: 0 });
+    await expect(shutdown).resolves.toEqual({ clean: true, abandoned: 0, stopped: expect.any(Promise) });
     await expect(get(base)).rejects.toThrow();
     expect(states(lines)).toEqual(['ready', 'unavailable']);
   });
