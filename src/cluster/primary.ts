@@ -5,12 +5,13 @@
 // own-metrics endpoints from every worker's metrics, replaces a worker that dies unless they keep
 // dying, and shuts them all down on SIGTERM or SIGINT. On SIGHUP it reads the config files again
 // and, if they are valid, has every worker restart its pipelines with the new texts (replacements
-// get them too); settings only the primary uses (workers, its metrics endpoints) wait for a restart.
+// get them too); a new service.workers is refused, and its own metrics endpoints keep their
+// settings until a restart.
 import cluster, { type Worker } from 'node:cluster';
-import type { Server } from 'node:http';
-import type { Logger } from 'pino';
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
+import type { Logger } from 'pino';
 import { readConfigLogged, type ConfigArgs } from '../commands/config.js';
 import { SAME_STOP_MS, watchNpmParent } from '../commands/parent.js';
 import type { ResolvedConfig } from '../config/validate.js';
