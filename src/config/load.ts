@@ -68,9 +68,8 @@ function readSource(file: string, issues: ConfigIssue[], read: ReadText): Config
 
 /** A --set flag as a source of its own, so that a mistake in it is reported as that flag's. */
 function setSource(flag: string, issues: ConfigIssue[]): ConfigSource | undefined {
-  const equals = flag.indexOf('=');
-  const file = `--set ${(equals === -1 ? flag : flag.slice(0, equals)).trim()}`;
   const parsed = parseSetFlag(flag);
+  const file = `--set ${parsed.key}`;
   if ('problem' in parsed) {
     issues.push({ severity: 'error', file, path: '', message: parsed.problem });
     return undefined;

@@ -5,21 +5,22 @@
 // `--set exporters.store.retention.logs=24h` a string.
 import { parse as parseYaml } from 'yaml';
 
-export type SetFlag = { path: string[]; value: unknown } | { problem: string };
+/** `key`: the flag up to its `=` (all of it without one), which names the flag in a mistake; never the value. */
+export type SetFlag = { key: string } & ({ path: string[]; value: unknown } | { problem: string });
 
 export function parseSetFlag(flag: string): SetFlag {
   const equals = flag.indexOf('=');
-  if (equals === -1) return { problem: 'missing equal sign; write --set path.to.setting=value' };
+  if (equals === -1) return { key: flag.trim(), problem: 'missing equal sign; write --set path.to.setting=value' };
   const key = flag.slice(0, equals).trim();
   const path = key.split(/::|\./);
   if (key === '' || path.some((segment) => segment === '')) {
-    return { problem: `"${key}" is not a path to a setting; write its keys joined by dots, e.g. receivers.ingest.endpoint` };
+    return { key, problem: `"${key}" is not a path to a setting; write its keys joined by dots, e.g. receivers.ingest.endpoint` };
   }
   const text = flag.slice(equals + 1).trim();
   try {
-    return { path, value: parseYaml(text) };
+    return { key, path, value: parseYaml(text) };
   } catch (error) {
-    return { problem: `the value is not valid YAML: ${(error as Error).message.split('\n')[0]}` };
+    return { key, problem: `the value is not valid YAML: ${(error as Error).message.split('\n')[0]}` };
   }
 }
 

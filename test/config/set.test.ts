@@ -25,15 +25,15 @@ describe('parseSetFlag', () => {
     ['exporters.store.retention.logs=24h', ['exporters', 'store', 'retention', 'logs'], '24h'],
     ['receivers.nop=', ['receivers', 'nop'], null],
   ])('%s', (flag, path, value) => {
-    expect(parseSetFlag(flag)).toEqual({ path, value });
+    expect(parseSetFlag(flag)).toEqual({ key: flag.slice(0, flag.indexOf('=')).trim(), path, value });
   });
 
   it.each([
-    ['receivers.ingest.endpoint', 'missing equal sign; write --set path.to.setting=value'],
-    ['=1', '"" is not a path to a setting; write its keys joined by dots, e.g. receivers.ingest.endpoint'],
-    ['receivers..ingest=1', '"receivers..ingest" is not a path to a setting; write its keys joined by dots, e.g. receivers.ingest.endpoint'],
-  ])('refuses %s', (flag, problem) => {
-    expect(parseSetFlag(flag)).toEqual({ problem });
+    ['receivers.ingest.endpoint', 'receivers.ingest.endpoint', 'missing equal sign; write --set path.to.setting=value'],
+    ['=1', '', '"" is not a path to a setting; write its keys joined by dots, e.g. receivers.ingest.endpoint'],
+    ['receivers..ingest=1', 'receivers..ingest', '"receivers..ingest" is not a path to a setting; write its keys joined by dots, e.g. receivers.ingest.endpoint'],
+  ])('refuses %s', (flag, key, problem) => {
+    expect(parseSetFlag(flag)).toEqual({ key, problem });
   });
 });
 
