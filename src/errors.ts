@@ -76,7 +76,7 @@ export class ShuttingDownError extends RetryableError {
 export class StorageError extends RetryableError {
   override readonly code = 'STORAGE_UNAVAILABLE';
   constructor(cause: unknown) {
-    super(`the store could not write: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`the store could not write: ${errorMessage(cause)}`, { cause });
   }
 }
 

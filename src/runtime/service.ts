@@ -3,7 +3,7 @@
 // batches under way finish first, all within service.shutdown_timeout.
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/validate.js';
-import { ComponentStartError } from '../errors.js';
+import { ComponentStartError, errorMessage } from '../errors.js';
 import type { Signal } from '../model/signal.js';
 import type { Component, ComponentContext, Consumer, Exporter, Host, Kind } from './component.js';
 import { SelfMetrics } from '../telemetry/metrics.js';
@@ -63,7 +63,7 @@ export class Service {
     try {
       return make();
     } catch (error) {
-      throw new ComponentStartError(id, error instanceof Error ? error.message : String(error));
+      throw new ComponentStartError(id, errorMessage(error));
     }
   }
 
@@ -144,7 +144,7 @@ export class Service {
       } catch (error) {
         await this.stopAll(this.started.reverse());
         this.started = [];
-        throw new ComponentStartError(running.id, error instanceof Error ? error.message : String(error), { cause: error });
+        throw new ComponentStartError(running.id, errorMessage(error), { cause: error });
       }
       this.started.push(running);
     }

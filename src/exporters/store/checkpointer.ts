@@ -2,6 +2,7 @@
 // writer's commits for the moment the thread asks, so that the WAL can start over.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { errorMessage } from '../../errors.js';
 import type { CheckpointerMessage, WriterMessage } from './checkpoint-worker.js';
 
 // Always the compiled worker, as for the reader thread.
@@ -58,7 +59,7 @@ export class Checkpointer {
       try {
         onFailure();
       } catch (failed) {
-        logger.error({ err: failed instanceof Error ? failed.message : String(failed) }, 'The writer could not take checkpoints back');
+        logger.error({ err: errorMessage(failed) }, 'The writer could not take checkpoints back');
       }
     });
     this.worker.once('exit', () => {

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { durationMs } from '../../config/duration.js';
-import { ShuttingDownError } from '../../errors.js';
+import { errorMessage, ShuttingDownError } from '../../errors.js';
 import type { Query } from '../../query/params.js';
 import type { Reader } from '../../query/reader.js';
 import type { ExporterFactory, Exporter } from '../../runtime/component.js';
@@ -65,7 +65,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
     };
     const scheduled = (): void => {
       if (retention === undefined) return;
-      retain().catch((error: unknown) => ctx.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'Retention pass failed; it runs again at the next interval'));
+      retain().catch((error: unknown) => ctx.logger.error({ err: errorMessage(error) }, 'Retention pass failed; it runs again at the next interval'));
     };
 
     /** Stops and closes what start made, in order; the lock last, whatever failed before it. */

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { StoreLockedError, type StoreHolder } from '../../errors.js';
+import { errorMessage, StoreLockedError, type StoreHolder } from '../../errors.js';
 
 const SQLITE_BUSY = 5;
 /** How long reading and committing the holder's row may wait for each other (both take moments). */
@@ -74,7 +74,7 @@ export function lockStore(file: string, exporter: string): StoreLock {
   } catch (error) {
     db?.close();
     if (error instanceof StoreLockedError) throw error;
-    throw new Error(`could not lock ${file} with ${lockFile}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`could not lock ${file} with ${lockFile}: ${errorMessage(error)}`, { cause: error });
   }
   const holding = db;
   let held = true;

@@ -1,6 +1,7 @@
 // The store's reader thread: queries run here, on a read-only connection of their own, so that a
 // long scan never holds up ingest on the main thread (node:sqlite is synchronous).
 import { parentPort, workerData } from 'node:worker_threads';
+import { errorMessage } from '../../errors.js';
 import type { Query } from '../../query/params.js';
 import { openForReading } from './database.js';
 import { readRows } from './read.js';
@@ -34,7 +35,7 @@ parentPort?.on('message', ({ id, project, query }: ReadRequest) => {
     }
     reply = { id, rows, truncated };
   } catch (error) {
-    reply = { id, error: error instanceof Error ? error.message : String(error) };
+    reply = { id, error: errorMessage(error) };
   }
   parentPort?.postMessage(reply);
 });

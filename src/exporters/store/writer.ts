@@ -9,7 +9,7 @@
 // be refused again on every retry, so it rejects with PermanentError and the client is told the
 // records were not stored.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { PermanentError, ShuttingDownError, StorageError } from '../../errors.js';
+import { errorMessage, PermanentError, ShuttingDownError, StorageError } from '../../errors.js';
 import type { Batch, RowOf } from '../../model/batch.js';
 import type { Signal } from '../../model/signal.js';
 import { LOG_COLUMNS, logParams, POINT_COLUMNS, pointParams, SPAN_COLUMNS, spanParams, type Param } from './encode.js';
@@ -28,7 +28,7 @@ const DATA_CODES = new Set([19, 20, 18, 25]);
 function failure(error: unknown): StorageError | PermanentError {
   const { errcode, code } = error as { errcode?: number; code?: string };
   const refusedValue = (errcode !== undefined && DATA_CODES.has(errcode & 0xff)) || code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_ARG_TYPE';
-  return refusedValue ? new PermanentError(`the store refused the batch: ${error instanceof Error ? error.message : String(error)}`, { cause: error }) : new StorageError(error);
+  return refusedValue ? new PermanentError(`the store refused the batch: ${errorMessage(error)}`, { cause: error }) : new StorageError(error);
 }
 
 /** Each signal's column count and the function that appends one row's parameters. */

@@ -1,4 +1,5 @@
 // OTLP common messages from wire bytes: AnyValue, KeyValue lists, Resource, InstrumentationScope.
+import { errorMessage } from '../../errors.js';
 import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { DecodeAbort, emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
@@ -260,7 +261,7 @@ export function walkExport(
   } catch (error) {
     if (error instanceof DecodeAbort) throw error;
     out.skipped++;
-    out.unreadable = error instanceof Error ? error.message : String(error);
+    out.unreadable = errorMessage(error);
   }
 }
 

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Authenticator, Principal } from '../../auth/authenticator.js';
-import { isRetryable } from '../../errors.js';
+import { errorMessage, isRetryable } from '../../errors.js';
 import type { Signal } from '../../model/signal.js';
 import { decodeOtlp, type Encoding } from '../../otlp/decode.js';
 import { exportResponse } from '../../otlp/response.js';
@@ -203,7 +203,7 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
       } catch (error) {
         counts?.refused[route.signal].add(decoded.rows.length, counts.attributes);
         if (isRetryable(error)) {
-          logger.warn({ err: error instanceof Error ? error.message : String(error), signal: route.signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered 503');
+          logger.warn({ err: errorMessage(error), signal: route.signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered 503');
           sendUnavailable(res);
           return;
         }

@@ -7,6 +7,7 @@ import type { Authenticator } from '../../auth/authenticator.js';
 import { parseQuery, QUERY_SIGNALS, QueryError } from '../../query/params.js';
 import { ReadRefused, type Reader, type ReadResult } from '../../query/reader.js';
 import { MESSAGES, send, sendMessage } from './respond.js';
+import { errorMessage } from '../../errors.js';
 
 export const READ_PREFIX = '/api/v1/query/';
 
@@ -50,7 +51,7 @@ export function readHandler(options: ReadOptions): (req: IncomingMessage, res: S
         sendMessage(res, 503, `The read was not answered: ${error.message}.`, error.retryable ? { 'Retry-After': '5' } : {});
         return;
       }
-      options.logger.error({ err: error instanceof Error ? error.message : String(error), key_id: principal.keyId }, 'The store could not be read');
+      options.logger.error({ err: errorMessage(error), key_id: principal.keyId }, 'The store could not be read');
       sendMessage(res, 503, 'The store is temporarily unavailable. Please retry.', { 'Retry-After': '5' });
       return;
     }
