@@ -15,12 +15,16 @@
 // for the clone, holding its own ./data and a link to examples/); and curl gets --silent
 // --show-error, which a pipe needs to print what a terminal prints (curl shows no progress meter
 // on a terminal). Nothing a block writes to stderr is expected.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, type LogLine } from './helpers/cli.js';
+import { CLI, ROOT, RunningCli } from './helpers/cli.js';
+import { waitUntil } from './helpers/wait.js';
+
+/** How long this file waits for a running otelgate: its blocks run many processes one after another. */
+const WAIT_MS = 60_000;
 
 /** Shell blocks that cannot run inside a test, each exactly as the README writes it, with why. */
 const EXEMPT = new Map([
@@ -163,69 +167,12 @@ function run(file: string, args: string[], cwd: string, env: Record<string, stri
   });
 }
 
-/**
- * A running `otelgate run` in `cwd`: its stdout, and its JSON log lines as they arrive. (RunningCli
- * of helpers/cli.ts runs in the repository; here the working directory is the point: ./data.)
- */
-class Otelgate {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly lines: LogLine[] = [];
-  stdout = '';
-  private readonly exited: Promise<number | null>;
-
-  constructor(args: string[], cwd: string) {
-    this.child = spawn(process.execPath, [CLI, 'run', ...args], { cwd });
-    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
-    let buffered = '';
-    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      const complete = buffered.split('\n');
-      buffered = complete.pop() as string;
-      for (const text of complete) {
-        try {
-          this.lines.push(JSON.parse(text) as LogLine);
-        } catch {
-          this.lines.push({ level: 'raw', msg: text });
-        }
-      }
-    });
-    this.exited = new Promise((resolve) => this.child.on('exit', resolve));
-  }
-
-  /** The first log line whose msg includes `text` (or that `match` accepts), polled with a generous deadline. */
-  async waitFor(text: string, match = (line: LogLine): boolean => line.msg.includes(text)): Promise<LogLine> {
-    return this.poll(() => this.lines.find(match), () => `no log line "${text}"; saw:\n${this.lines.map((l) => l.msg).join('\n')}`);
-  }
-
-  /** The API key printed once on stdout at first start. */
-  async printedKey(): Promise<string> {
-    // stdout and stderr are separate pipes: the key may arrive after the log lines that follow it.
-    return this.poll(() => /^ {4}(otg_[a-z0-9]{10}_[A-Za-z0-9]{32})$/m.exec(this.stdout)?.[1], () => `no key printed; stdout:\n${this.stdout}`);
-  }
-
-  /** What `find` finds, looking every 50 ms for up to a minute, or until otelgate has exited. */
-  private async poll<T>(find: () => T | undefined, failure: () => string): Promise<T> {
-    for (const deadline = Date.now() + 60_000; ; ) {
-      const found = find();
-      if (found !== undefined) return found;
-      if (this.child.exitCode !== null) throw new Error(`otelgate exited (${this.child.exitCode}): ${failure()}`);
-      if (Date.now() > deadline) throw new Error(failure());
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  async stop(): Promise<number | null> {
-    this.child.kill('SIGTERM');
-    return Promise.race([this.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('otelgate did not exit within 60 s of SIGTERM')), 60_000))]);
-  }
-}
-
 /** Where a block runs: the clone's stand-in, the gateway's port, bash's environment. */
 interface Shell {
   cwd: string;
   port: string;
   env: Record<string, string>;
-  gateway: Otelgate;
+  gateway: RunningCli;
 }
 
 /**
@@ -241,10 +188,10 @@ async function startDefaultPipeline(): Promise<Shell> {
     'extensions: {health_check: {endpoint: "127.0.0.1:0"}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0"}}\n' +
       'service: {telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}}\n',
   );
-  const gateway = new Otelgate(['--config', join(ROOT, 'pipelines', 'default.yaml'), '--config', 'ports.yaml'], cwd);
-  const endpoint = String((await gateway.waitFor('Starting HTTP server'))['endpoint']);
-  await gateway.waitFor('Everything is ready');
-  const key = await gateway.printedKey();
+  const gateway = new RunningCli(['--config', join(ROOT, 'pipelines', 'default.yaml'), '--config', 'ports.yaml'], { cwd });
+  const endpoint = String((await gateway.waitFor('Starting HTTP server', WAIT_MS))['endpoint']);
+  await gateway.waitFor('Everything is ready', WAIT_MS);
+  const key = await gateway.printedKey(WAIT_MS);
   // HOME is the stand-in too, so that no ~/.curlrc of the machine changes what curl prints.
   const env = { PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}`, HOME: cwd, KEY: key };
   return { cwd, port: endpoint.slice(endpoint.lastIndexOf(':') + 1), env, gateway };
@@ -263,7 +210,7 @@ describe('README.md', () => {
       shell = await startDefaultPipeline();
     }, 120_000);
     afterAll(async () => {
-      expect(await shell.gateway.stop()).toBe(0);
+      expect(await shell.gateway.stop(WAIT_MS)).toBe(0);
     }, 120_000);
 
     for (const block of RUN) {
@@ -287,7 +234,7 @@ describe('README.md', () => {
       expect(sent).toEqual({ status: 0, stdout: answers.join(''), stderr: '' });
       expect(await runBlock(reading[0] as Block, shell)).toEqual(asShown(reading[0] as Block));
     } finally {
-      expect(await shell.gateway.stop()).toBe(0);
+      expect(await shell.gateway.stop(WAIT_MS)).toBe(0);
     }
   }, 240_000);
 
@@ -309,17 +256,17 @@ describe('README.md', () => {
       // The one change: a free port for the README's localhost:4318.
       expect((config as Block).text).toContain('endpoint: localhost:4318\n');
       writeFileSync(join(cwd, 'pipelines', 'my.yaml'), (config as Block).text.replace('endpoint: localhost:4318\n', 'endpoint: 127.0.0.1:0\n'));
-      const gateway = new Otelgate(['--config', 'pipelines/my.yaml'], cwd);
+      const gateway = new RunningCli(['--config', 'pipelines/my.yaml'], { cwd });
       try {
-        const endpoint = String((await gateway.waitFor('Starting HTTP server'))['endpoint']);
-        await gateway.waitFor('Everything is ready');
-        const key = await gateway.printedKey();
+        const endpoint = String((await gateway.waitFor('Starting HTTP server', WAIT_MS))['endpoint']);
+        await gateway.waitFor('Everything is ready', WAIT_MS);
+        const key = await gateway.printedKey(WAIT_MS);
         const answer = await fetch(`http://${endpoint}/api/v1/ingest`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: '{"message": "hello"}' });
         expect([answer.status, await answer.text()]).toEqual([202, '{"accepted":1,"skipped":0}']);
         // The debug exporters print what the logs pipeline received.
-        await gateway.waitFor('Logs from the debug exporter', (l) => l.msg === 'Logs' && l['name'] === 'debug' && l['log records'] === 1);
+        expect(await waitUntil(() => gateway.lines.some((l) => l.msg === 'Logs' && l['name'] === 'debug' && l['log records'] === 1), WAIT_MS)).toBe(true);
       } finally {
-        expect(await gateway.stop()).toBe(0);
+        expect(await gateway.stop(WAIT_MS)).toBe(0);
       }
     }, 180_000);
 

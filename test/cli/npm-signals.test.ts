@@ -55,7 +55,7 @@ const CASES = [
 describe('otelgate started through npm', () => {
   it.each(CASES)('$name: stops cleanly on $signal sent to the $target', async ({ command, signal, target, first }) => {
     const dir = mkdtempSync(join(tmpdir(), 'otelgate-npm-'));
-    const run = new RunningCli(overrides(dir), {}, target === 'group', command);
+    const run = new RunningCli(overrides(dir), { detached: target === 'group', command });
     try {
       const ingest = String((await run.waitFor('Starting HTTP server', 60_000))['endpoint']);
       const health = String((await run.waitFor('Starting health_check extension'))['endpoint']);

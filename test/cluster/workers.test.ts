@@ -189,7 +189,7 @@ describe('service.workers', () => {
     // single rounds failed).
     for (let round = 0; round < 3; round++) {
       const { config, key } = workersConfig(2, { exporter: 'debug' });
-      const run = new RunningCli(['--config', config], {}, true);
+      const run = new RunningCli(['--config', config], { detached: true });
       await until(() => readyCount(run) === 3);
       const [host, port] = String(run.lines.find((l) => l.msg === 'Starting HTTP server')?.['endpoint']).split(':');
       const body = JSON.stringify([{ message: 'under way at Ctrl-C' }]);

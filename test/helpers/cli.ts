@@ -1,7 +1,7 @@
 // Runs the built CLI (dist/cli.js) as a child process, as users run it.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DEADLINE_MS } from './wait.js';
+import { DEADLINE_MS, waitUntil } from './wait.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -23,20 +23,28 @@ export interface LogLine {
   [field: string]: unknown;
 }
 
-/** A running `otelgate run`, with its JSON log lines parsed as they arrive. */
+export interface RunningCliOptions {
+  env?: Record<string, string>;
+  /** In a process group of its own, as a terminal starts a command (for signals to the group). */
+  detached?: boolean;
+  /** What starts otelgate run, when not `node dist/cli.js run` (say, `npm start --`); the args follow it. */
+  command?: readonly string[];
+  /** The working directory (default: the repository), where a config's relative paths (./data) lead. */
+  cwd?: string;
+}
+
+/** A running `otelgate run`: its stdout, and its JSON log lines parsed as they arrive. */
 export class RunningCli {
   readonly child: ChildProcessWithoutNullStreams;
   readonly lines: LogLine[] = [];
+  stdout = '';
   private readonly exited: Promise<number | null>;
   private listeners: (() => void)[] = [];
 
-  /**
-   * `detached`: in a process group of its own, as a terminal starts a command (for signals to the group).
-   * `command`: what starts otelgate run, when not `node dist/cli.js run` (say, `npm start --`); `args` follow it.
-   */
-  constructor(args: string[], env: Record<string, string> = {}, detached = false, command: readonly string[] = [process.execPath, CLI, 'run']) {
-    const [file = process.execPath, ...leading] = command;
-    this.child = spawn(file, [...leading, ...args], { cwd: ROOT, env: { ...process.env, ...env }, detached });
+  constructor(args: string[], options: RunningCliOptions = {}) {
+    const [file = process.execPath, ...leading] = options.command ?? [process.execPath, CLI, 'run'];
+    this.child = spawn(file, [...leading, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, detached: options.detached ?? false });
+    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     let buffered = '';
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       buffered += chunk;
@@ -53,6 +61,13 @@ export class RunningCli {
       }
     });
     this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+  }
+
+  /** The API key printed once on stdout at first start; stdout and stderr are separate pipes, so it may come after later log lines. */
+  async printedKey(timeoutMs = DEADLINE_MS): Promise<string> {
+    const printed = /^ {4}(otg_[a-z0-9]{10}_[A-Za-z0-9]{32})$/m;
+    if (!(await waitUntil(() => printed.test(this.stdout), timeoutMs))) throw new Error(`no key printed in ${timeoutMs} ms; stdout:\n${this.stdout}`);
+    return printed.exec(this.stdout)?.[1] as string;
   }
 
   /** Resolves with the first log line whose msg includes `text`; rejects after `timeoutMs`. */
@@ -78,6 +93,12 @@ export class RunningCli {
       this.exited,
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`otelgate did not exit within ${timeoutMs} ms`)), timeoutMs)),
     ]);
+  }
+
+  /** SIGTERM, and its exit code once it has exited. */
+  stop(timeoutMs = DEADLINE_MS): Promise<number | null> {
+    this.child.kill('SIGTERM');
+    return this.exit(timeoutMs);
   }
 
   kill(): void {

@@ -82,7 +82,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const configFile = join(dir, 'config.yaml');
   writeFileSync(configFile, (options.config ?? GATEWAY_CONFIG)(keysFile));
   const args = ['--config', configFile, ...(options.configs ?? []).flatMap((file) => ['--config', file])];
-  const run = new RunningCli(args, options.env);
+  const run = new RunningCli(args, { env: options.env });
   const started = await run.waitFor('Starting HTTP server');
   await run.waitFor('Everything is ready');
   return {
@@ -98,9 +98,6 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       const text = await response.text();
       return { status: response.status, body: JSON.parse(text) as ReadResult['body'], text };
     },
-    async stop() {
-      run.child.kill('SIGTERM');
-      return run.exit();
-    },
+    stop: () => run.stop(),
   };
 }
