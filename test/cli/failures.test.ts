@@ -1,6 +1,6 @@
 // A failure the user can fix is one clear line: its message (which names the file or port and the
 // fix), no stack trace, exit 1, for every command.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +53,14 @@ describe('failures are one clear line', () => {
     const errors = await startFailure(configFile(INGEST('127.0.0.1:0', missing)));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(new RegExp(`^otelgate could not start: apikeyauth could not start: .*${missing.replaceAll('.', '\\.')}`));
+  });
+
+  it('keys list: a keys file that cannot be read, as its message alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'otelgate-failures-'));
+    const keysFile = join(dir, 'keys.yaml');
+    mkdirSync(keysFile);
+    const result = runCli(['keys', 'list', '--config', configFile(INGEST('127.0.0.1:0', keysFile))]);
+    expect(result).toEqual({ status: 1, stdout: '', stderr: 'otelgate: EISDIR: illegal operation on a directory, read\n' });
   });
 
   it.each([['keys', 'create', '--project', 'p'], ['keys', 'list'], ['query', 'logs', '--project', 'p'], ['validate']].map((args) => [args.join(' '), args] as const))(
