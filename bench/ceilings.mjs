@@ -52,7 +52,7 @@ for (const w of workloads) {
     const dir = mkdtempSync(join(tmpdir(), 'otelgate-bench-insert-'));
     const db = openForWriting(join(dir, 'bench.db'), { synchronous: 'normal', busyTimeoutMs: 1000 });
     const writer = new Writer(db);
-    const batch = { signal: w.signal, project: 'bench', rows: decoded.rows };
+    const batch = { signal: w.signal, project: 'bench', receivedUnixNano: BigInt(Date.now()) * 1_000_000n, rows: decoded.rows };
     // As the load generator does, every write moves the rows' times to the present, so that times advance.
     const FIELDS = { logs: ['timeUnixNano', 'observedTimeUnixNano'], traces: ['startTimeUnixNano', 'endTimeUnixNano'], metrics: ['timeUnixNano', 'startTimeUnixNano'] }[w.signal];
     const original = decoded.rows.map((row) => FIELDS.map((f) => row[f]));

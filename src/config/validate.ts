@@ -3,7 +3,7 @@
 // Every mistake is collected, located in its file and reported at once.
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { isSignal, SIGNALS, type Signal } from '../model/signal.js';
-import { parseComponentId, signalsOf, type Factory, type Kind } from '../runtime/component.js';
+import { bindFactory, parseComponentId, signalsOf, type BoundFactory, type Factory, type Kind } from '../runtime/component.js';
 import type { Registry } from '../runtime/registry.js';
 import { check } from './ajv.js';
 import { durationMs } from './duration.js';
@@ -19,6 +19,8 @@ export interface ComponentConfig {
   factory: Factory;
   /** Validated settings with every default filled in. */
   config: unknown;
+  /** The factory bound to `config`: what the service creates the component with. */
+  bound: BoundFactory;
 }
 
 export interface PipelineConfig {
@@ -96,9 +98,9 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
         continue;
       }
       const problems = check(factory.schema, config);
-      if (problems.length === 0 && factory.validate !== undefined) problems.push(...factory.validate(config as never));
+      if (problems.length === 0 && factory.validate !== undefined) problems.push(...factory.validate(config));
       for (const problem of problems) report('error', [...path, ...problem.path], problem.message);
-      if (problems.length === 0) components[kind].set(id, { id, type: parsed.type, kind, factory, config });
+      if (problems.length === 0) components[kind].set(id, { id, type: parsed.type, kind, factory, config, bound: bindFactory(factory, config) });
     }
   }
 

@@ -1,19 +1,43 @@
 // OTLP's AnyValue as plain JS values, chosen so that every OTLP type survives a round trip:
 // string, boolean, double (number), int64 (bigint), bytes (Uint8Array), array, kvlist, and empty (null).
-export type AnyValue = string | boolean | number | bigint | Uint8Array | AnyValue[] | Attributes | null;
+export type AnyValue = string | boolean | number | bigint | Uint8Array | readonly AnyValue[] | Attributes | null;
+
+declare const MADE_BY_NEW_ATTRIBUTES: unique symbol;
 
 /**
- * A map of attributes. Always created by newAttributes(): a null prototype keeps keys such as
- * "__proto__" and "constructor" ordinary. (A member-less prototype of our own would give fast-mode
- * objects, 10-25 % faster to fill when every record has the same keys in the same order, but 2-4
- * times slower when keys vary: V8 builds a new object layout for every new key order.)
+ * Only the type of a map made by newAttributes(): its private member makes an object literal, a
+ * `{...spread}` or `Object.fromEntries()` fail to type-check as Attributes, since each of those
+ * would bring back Object.prototype and with it keys such as "__proto__" that are not ordinary.
+ * (structuredClone() keeps the type but also loses the null prototype: never clone attributes with it.)
  */
-export interface Attributes {
+declare class AttributesMap {
+  private readonly [MADE_BY_NEW_ATTRIBUTES]: true;
+  readonly [key: string]: AnyValue;
+}
+
+/** A map of attributes as rows carry it: immutable once the row is handed on. */
+export interface Attributes extends AttributesMap {}
+
+/** A map being filled by whoever made it with newAttributes(), before it is handed on as Attributes. */
+export interface MutableAttributes extends Attributes {
   [key: string]: AnyValue;
 }
 
-export function newAttributes(): Attributes {
-  return Object.create(null) as Attributes;
+/**
+ * A null prototype keeps keys such as "__proto__" and "constructor" ordinary. (A member-less
+ * prototype of our own would give fast-mode objects, 10-25 % faster to fill when every record has
+ * the same keys in the same order, but 2-4 times slower when keys vary: V8 builds a new object
+ * layout for every new key order.)
+ */
+export function newAttributes(): MutableAttributes {
+  return Object.create(null) as MutableAttributes;
+}
+
+/** A new map with the entries of `base`, then those of `changes` over them: the copy-on-write way to change attributes. */
+export function withAttributes(base: Attributes, changes?: Readonly<Record<string, AnyValue>>): MutableAttributes {
+  const copy = Object.assign(newAttributes(), base);
+  if (changes !== undefined) for (const key of Object.keys(changes)) copy[key] = changes[key] as AnyValue;
+  return copy;
 }
 
 export function isAttributes(value: AnyValue): value is Attributes {

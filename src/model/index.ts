@@ -1,6 +1,7 @@
-export type { AnyValue, Attributes } from './anyvalue.js';
-export { newAttributes, isAttributes } from './anyvalue.js';
+export type { AnyValue, Attributes, MutableAttributes } from './anyvalue.js';
+export { newAttributes, isAttributes, withAttributes } from './anyvalue.js';
 export type { Batch, RowOf, RowTypes } from './batch.js';
+export { batchOf } from './batch.js';
 export type { LogRow } from './logs.js';
 export type {
   DataPointRow,

@@ -3,19 +3,19 @@ import type { AnyValue, Attributes } from './anyvalue.js';
 import type { Resource, Scope } from './resource.js';
 
 export interface LogRow {
-  resource: Resource;
-  scope: Scope;
+  readonly resource: Resource;
+  readonly scope: Scope;
   /** Nanoseconds since the Unix epoch; 0n when the sender gave none. */
-  timeUnixNano: bigint;
-  observedTimeUnixNano: bigint;
-  severityNumber: number;
-  severityText: string;
-  body: AnyValue;
-  attributes: Attributes;
-  droppedAttributesCount: number;
-  flags: number;
+  readonly timeUnixNano: bigint;
+  readonly observedTimeUnixNano: bigint;
+  readonly severityNumber: number;
+  readonly severityText: string;
+  readonly body: AnyValue;
+  readonly attributes: Attributes;
+  readonly droppedAttributesCount: number;
+  readonly flags: number;
   /** Lower-case hex for OTLP; for simple JSON logs, the string the client sent. '' when absent. */
-  traceId: string;
-  spanId: string;
-  eventName: string;
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly eventName: string;
 }

@@ -5,75 +5,75 @@ import type { Resource, Scope } from './resource.js';
 export type MetricType = 'gauge' | 'sum' | 'histogram' | 'exponential_histogram' | 'summary';
 
 export interface Metric {
-  name: string;
-  description: string;
-  unit: string;
-  type: MetricType;
+  readonly name: string;
+  readonly description: string;
+  readonly unit: string;
+  readonly type: MetricType;
   /** OTLP AggregationTemporality number: 0 unspecified, 1 delta, 2 cumulative. 0 for gauges and summaries. */
-  temporality: number;
-  isMonotonic: boolean;
-  metadata: Attributes;
+  readonly temporality: number;
+  readonly isMonotonic: boolean;
+  readonly metadata: Attributes;
 }
 
 export interface Exemplar {
-  timeUnixNano: bigint;
+  readonly timeUnixNano: bigint;
   /** A double as number, an int64 as bigint. */
-  value: number | bigint;
-  filteredAttributes: Attributes;
-  traceId: string;
-  spanId: string;
+  readonly value: number | bigint;
+  readonly filteredAttributes: Attributes;
+  readonly traceId: string;
+  readonly spanId: string;
 }
 
 interface PointBase {
-  resource: Resource;
-  scope: Scope;
-  metric: Metric;
-  startTimeUnixNano: bigint;
-  timeUnixNano: bigint;
-  attributes: Attributes;
-  flags: number;
-  exemplars: Exemplar[];
+  readonly resource: Resource;
+  readonly scope: Scope;
+  readonly metric: Metric;
+  readonly startTimeUnixNano: bigint;
+  readonly timeUnixNano: bigint;
+  readonly attributes: Attributes;
+  readonly flags: number;
+  readonly exemplars: readonly Exemplar[];
 }
 
 /** A gauge or sum point: a double as number, an int64 as bigint. */
 export interface NumberPointRow extends PointBase {
-  kind: 'number';
-  value: number | bigint;
+  readonly kind: 'number';
+  readonly value: number | bigint;
 }
 
 export interface HistogramPointRow extends PointBase {
-  kind: 'histogram';
-  count: number;
-  sum: number | undefined;
-  min: number | undefined;
-  max: number | undefined;
-  bucketCounts: number[];
-  explicitBounds: number[];
+  readonly kind: 'histogram';
+  readonly count: number;
+  readonly sum: number | undefined;
+  readonly min: number | undefined;
+  readonly max: number | undefined;
+  readonly bucketCounts: readonly number[];
+  readonly explicitBounds: readonly number[];
 }
 
 export interface ExponentialBuckets {
-  offset: number;
-  bucketCounts: number[];
+  readonly offset: number;
+  readonly bucketCounts: readonly number[];
 }
 
 export interface ExponentialHistogramPointRow extends PointBase {
-  kind: 'exponential_histogram';
-  count: number;
-  sum: number | undefined;
-  min: number | undefined;
-  max: number | undefined;
-  scale: number;
-  zeroCount: number;
-  zeroThreshold: number;
-  positive: ExponentialBuckets;
-  negative: ExponentialBuckets;
+  readonly kind: 'exponential_histogram';
+  readonly count: number;
+  readonly sum: number | undefined;
+  readonly min: number | undefined;
+  readonly max: number | undefined;
+  readonly scale: number;
+  readonly zeroCount: number;
+  readonly zeroThreshold: number;
+  readonly positive: ExponentialBuckets;
+  readonly negative: ExponentialBuckets;
 }
 
 export interface SummaryPointRow extends PointBase {
-  kind: 'summary';
-  count: number;
-  sum: number;
-  quantiles: { quantile: number; value: number }[];
+  readonly kind: 'summary';
+  readonly count: number;
+  readonly sum: number;
+  readonly quantiles: readonly { readonly quantile: number; readonly value: number }[];
 }
 
 export type DataPointRow = NumberPointRow | HistogramPointRow | ExponentialHistogramPointRow | SummaryPointRow;

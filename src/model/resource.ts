@@ -2,15 +2,15 @@
 import type { Attributes } from './anyvalue.js';
 
 export interface Resource {
-  attributes: Attributes;
-  droppedAttributesCount: number;
-  schemaUrl: string;
+  readonly attributes: Attributes;
+  readonly droppedAttributesCount: number;
+  readonly schemaUrl: string;
 }
 
 export interface Scope {
-  name: string;
-  version: string;
-  attributes: Attributes;
-  droppedAttributesCount: number;
-  schemaUrl: string;
+  readonly name: string;
+  readonly version: string;
+  readonly attributes: Attributes;
+  readonly droppedAttributesCount: number;
+  readonly schemaUrl: string;
 }

@@ -3,42 +3,42 @@ import type { Attributes } from './anyvalue.js';
 import type { Resource, Scope } from './resource.js';
 
 export interface SpanEvent {
-  timeUnixNano: bigint;
-  name: string;
-  attributes: Attributes;
-  droppedAttributesCount: number;
+  readonly timeUnixNano: bigint;
+  readonly name: string;
+  readonly attributes: Attributes;
+  readonly droppedAttributesCount: number;
 }
 
 export interface SpanLink {
-  traceId: string;
-  spanId: string;
-  traceState: string;
-  attributes: Attributes;
-  droppedAttributesCount: number;
-  flags: number;
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly traceState: string;
+  readonly attributes: Attributes;
+  readonly droppedAttributesCount: number;
+  readonly flags: number;
 }
 
 export interface SpanRow {
-  resource: Resource;
-  scope: Scope;
+  readonly resource: Resource;
+  readonly scope: Scope;
   /** Lower-case hex. */
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  traceState: string;
-  flags: number;
-  name: string;
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId: string;
+  readonly traceState: string;
+  readonly flags: number;
+  readonly name: string;
   /** OTLP SpanKind number: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
-  kind: number;
-  startTimeUnixNano: bigint;
-  endTimeUnixNano: bigint;
-  attributes: Attributes;
-  droppedAttributesCount: number;
-  events: SpanEvent[];
-  droppedEventsCount: number;
-  links: SpanLink[];
-  droppedLinksCount: number;
+  readonly kind: number;
+  readonly startTimeUnixNano: bigint;
+  readonly endTimeUnixNano: bigint;
+  readonly attributes: Attributes;
+  readonly droppedAttributesCount: number;
+  readonly events: readonly SpanEvent[];
+  readonly droppedEventsCount: number;
+  readonly links: readonly SpanLink[];
+  readonly droppedLinksCount: number;
   /** OTLP StatusCode number: 0 unset, 1 ok, 2 error. */
-  statusCode: number;
-  statusMessage: string;
+  readonly statusCode: number;
+  readonly statusMessage: string;
 }

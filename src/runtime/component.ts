@@ -25,9 +25,41 @@ export interface Component {
   notReady?(): void;
 }
 
+/**
+ * Who sent a batch, as the Collector's client.Info: what a queue keeps with the batch and an
+ * exporter may route by (the batch's project travels on the batch itself).
+ */
+export interface ClientInfo {
+  /** The id of the API key the request came with (never the key); '' when it came with none. */
+  readonly keyId: string;
+  /**
+   * Request headers the receiver was told to keep (`include_metadata`), by lower-case name. Never
+   * the headers that carry a key.
+   */
+  readonly metadata: Readonly<Record<string, readonly string[]>>;
+}
+
+/** What comes with a batch from the request that brought it. */
+export interface ConsumeContext {
+  /**
+   * Aborted once nobody waits for the answer any more (the client went away): a consumer that is
+   * only waiting (for room in a full queue, say) gives up then. Work already done is not undone.
+   */
+  readonly signal: AbortSignal;
+  readonly client: ClientInfo;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+const NO_CLIENT: ClientInfo = Object.freeze({ keyId: '', metadata: Object.freeze({}) });
+
+/** The context of a batch made inside otelgate or pushed in-process (tests, benchmarks), as the Collector's context.Background(). */
+export function consumeContext(fields: Partial<ConsumeContext> = {}): ConsumeContext {
+  return { signal: fields.signal ?? NEVER_ABORTED, client: fields.client ?? NO_CLIENT };
+}
+
 export interface Consumer {
   /** Resolves once the batch is accepted; rejects with an error from src/errors.ts otherwise. */
-  consume(batch: Batch): Promise<void>;
+  consume(batch: Batch, ctx: ConsumeContext): Promise<void>;
 }
 
 export interface Processor extends Component, Consumer {}
@@ -94,6 +126,29 @@ export interface ExtensionFactory<S extends TSchema = TSchema> extends FactoryBa
 }
 
 export type Factory = ReceiverFactory | ProcessorFactory | ExporterFactory | ExtensionFactory;
+
+/**
+ * A factory bound to the settings that passed its own schema, at validation: the service builds
+ * from these, so no settings can reach a factory but its own, validated and with defaults filled in.
+ */
+export type BoundFactory =
+  | { kind: 'receiver'; create(ctx: ComponentContext, next: Partial<Record<Signal, Consumer>>): Component }
+  | { kind: 'processor'; create(ctx: ComponentContext, next: Consumer): Processor }
+  | { kind: 'exporter'; create(ctx: ComponentContext): Exporter }
+  | { kind: 'extension'; create(ctx: ComponentContext): Component };
+
+export function bindFactory<S extends TSchema>(factory: Factory & { schema: S }, config: Static<S>): BoundFactory {
+  switch (factory.kind) {
+    case 'receiver':
+      return { kind: 'receiver', create: (ctx, next) => factory.create(config, ctx, next) };
+    case 'processor':
+      return { kind: 'processor', create: (ctx, next) => factory.create(config, ctx, next) };
+    case 'exporter':
+      return { kind: 'exporter', create: (ctx) => factory.create(config, ctx) };
+    case 'extension':
+      return { kind: 'extension', create: (ctx) => factory.create(config, ctx) };
+  }
+}
 
 export function signalsOf(factory: Factory): Signal[] {
   return factory.kind === 'extension' ? [] : (Object.keys(factory.stability) as Signal[]);

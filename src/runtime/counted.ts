@@ -13,9 +13,9 @@ export function countedExporter(exporter: Exporter, id: string, telemetry: SelfM
   return {
     start: () => exporter.start(),
     shutdown: () => exporter.shutdown(),
-    async consume(batch) {
+    async consume(batch, ctx) {
       try {
-        await exporter.consume(batch);
+        await exporter.consume(batch, ctx);
       } catch (error) {
         countBatch(failed, batch, attributes);
         throw error;

@@ -2,7 +2,7 @@
 // so that shutdown can wait for them and refuse new ones once receivers have stopped.
 import { ShuttingDownError } from '../errors.js';
 import type { Batch } from '../model/batch.js';
-import type { Consumer } from './component.js';
+import type { ConsumeContext, Consumer } from './component.js';
 
 export class Inflight {
   private count = 0;
@@ -14,14 +14,14 @@ export class Inflight {
   }
 
   wrap(consumer: Consumer): Consumer {
-    return { consume: (batch: Batch) => this.run(consumer, batch) };
+    return { consume: (batch: Batch, ctx: ConsumeContext) => this.run(consumer, batch, ctx) };
   }
 
-  private async run(consumer: Consumer, batch: Batch): Promise<void> {
+  private async run(consumer: Consumer, batch: Batch, ctx: ConsumeContext): Promise<void> {
     if (this.closed) throw new ShuttingDownError();
     this.count++;
     try {
-      await consumer.consume(batch);
+      await consumer.consume(batch, ctx);
     } finally {
       if (--this.count === 0) for (const wake of this.waiters.splice(0)) wake();
     }

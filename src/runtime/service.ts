@@ -71,9 +71,9 @@ export class Service {
     const { components, service } = this.config;
     for (const id of service.extensions) {
       const entry = components.extension.get(id);
-      if (entry === undefined || entry.factory.kind !== 'extension') continue;
-      const { factory } = entry;
-      const component = this.create(id, () => factory.create(entry.config as never, this.context(id, 'extension')));
+      if (entry === undefined || entry.bound.kind !== 'extension') continue;
+      const { bound } = entry;
+      const component = this.create(id, () => bound.create(this.context(id, 'extension')));
       this.extensions.set(id, component);
       this.groups.extensions.push({ id, kind: 'extension', component });
     }
@@ -83,9 +83,9 @@ export class Service {
       for (const id of pipeline.exporters) {
         if (exporters.has(id)) continue;
         const entry = components.exporter.get(id);
-        if (entry === undefined || entry.factory.kind !== 'exporter') continue;
-        const { factory } = entry;
-        const exporter = this.create(id, () => factory.create(entry.config as never, this.context(id, 'exporter')));
+        if (entry === undefined || entry.bound.kind !== 'exporter') continue;
+        const { bound } = entry;
+        const exporter = this.create(id, () => bound.create(this.context(id, 'exporter')));
         exporters.set(id, countedExporter(exporter, id, this.telemetry));
         this.exporters.set(id, exporter);
         this.groups.exporters.push({ id, kind: 'exporter', component: exporter });
@@ -98,10 +98,10 @@ export class Service {
       const chain: Running[] = [];
       for (const id of [...pipeline.processors].reverse()) {
         const entry = components.processor.get(id);
-        if (entry === undefined || entry.factory.kind !== 'processor') continue;
-        const { factory } = entry;
+        if (entry === undefined || entry.bound.kind !== 'processor') continue;
+        const { bound } = entry;
         const downstream = next;
-        const processor = this.create(id, () => factory.create(entry.config as never, this.context(id, 'processor', pipeline.id), downstream));
+        const processor = this.create(id, () => bound.create(this.context(id, 'processor', pipeline.id), downstream));
         chain.push({ id, kind: 'processor', pipeline: pipeline.id, component: processor });
         next = processor;
       }
@@ -115,14 +115,14 @@ export class Service {
 
     for (const [id, bySignal] of heads) {
       const entry = components.receiver.get(id);
-      if (entry === undefined || entry.factory.kind !== 'receiver') continue;
+      if (entry === undefined || entry.bound.kind !== 'receiver') continue;
       const inputs: Partial<Record<Signal, Consumer>> = {};
       for (const [signal, consumers] of Object.entries(bySignal) as [Signal, Consumer[]][]) {
         inputs[signal] = this.inflight.wrap(fanout(consumers));
       }
       this.receiverInputs.set(id, inputs);
-      const { factory } = entry;
-      const receiver = this.create(id, () => factory.create(entry.config as never, this.context(id, 'receiver'), inputs));
+      const { bound } = entry;
+      const receiver = this.create(id, () => bound.create(this.context(id, 'receiver'), inputs));
       this.groups.receivers.push({ id, kind: 'receiver', component: receiver });
     }
   }

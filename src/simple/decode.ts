@@ -1,6 +1,6 @@
 // The simple JSON log endpoint's body (one object or an array of them) → log rows, with the
 // field aliases of the interface contract. Only a usable message is required.
-import { newAttributes, type Attributes } from '../model/anyvalue.js';
+import { newAttributes, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
 import type { LogRow } from '../model/logs.js';
 import type { Resource, Scope } from '../model/resource.js';
 import { discarded, RecordBudget, TooManyRecords, type Decoded } from '../otlp/result.js';
@@ -27,7 +27,7 @@ function text(value: unknown): string {
 }
 
 /** Nested objects become dotted keys; every value becomes a string (arrays as JSON). */
-export function flatten(value: JsonObject, into: Attributes = newAttributes(), prefix = ''): Attributes {
+export function flatten(value: JsonObject, into: MutableAttributes = newAttributes(), prefix = ''): Attributes {
   for (const [key, inner] of Object.entries(value)) {
     const name = prefix === '' ? key : `${prefix}.${key}`;
     if (isObject(inner)) flatten(inner, into, name);

@@ -1,6 +1,7 @@
 // Test-only components for driving the runtime: they record what happens to them, in order.
 import Type from 'typebox';
 import type { Batch } from '../../src/model/batch.js';
+import { withAttributes } from '../../src/model/anyvalue.js';
 import type { Component, ComponentContext, Consumer, ExporterFactory, ExtensionFactory, Kind, ProcessorFactory, ReceiverFactory } from '../../src/runtime/component.js';
 import { SelfMetrics } from '../../src/telemetry/metrics.js';
 import { memoryLogger } from './logger.js';
@@ -63,14 +64,13 @@ export function tagProcessor(rec: Recorder): ProcessorFactory<typeof tagSchema> 
     create: (config, ctx, next: Consumer) => ({
       start: async () => void rec.events.push(`start ${ctx.id}`),
       shutdown: async () => void rec.events.push(`shutdown ${ctx.id}`),
-      consume: (batch) => {
-        if (batch.signal !== 'logs') return next.consume(batch);
+      consume: (batch, ctx) => {
+        if (batch.signal !== 'logs') return next.consume(batch, ctx);
         const rows = batch.rows.map((row) => {
-          const attributes = Object.assign(Object.create(null), row.attributes) as typeof row.attributes;
-          attributes['tags'] = `${typeof attributes['tags'] === 'string' ? `${attributes['tags']},` : ''}${config.tag}`;
-          return { ...row, attributes };
+          const tags = row.attributes['tags'];
+          return { ...row, attributes: withAttributes(row.attributes, { tags: `${typeof tags === 'string' ? `${tags},` : ''}${config.tag}` }) };
         });
-        return next.consume({ ...batch, rows });
+        return next.consume({ ...batch, rows }, ctx);
       },
     }),
   };

@@ -11,6 +11,8 @@ export function attrs(values: Record<string, AnyValue>): Attributes {
 }
 
 export const T0 = 1_700_000_000_123_456_789n;
+/** When the test batches were received: 5 ms after T0. */
+export const RECEIVED = T0 + 5_000_000n;
 
 export function resource(service = 'checkout'): Resource {
   return { attributes: attrs({ 'service.name': service, 'host.name': 'web-1' }), droppedAttributesCount: 0, schemaUrl: '' };
@@ -41,7 +43,7 @@ export function logRow(i: number, res = resource(), sc = scope()): LogRow {
 export function logBatch(count: number, project = 'default'): Batch<'logs'> {
   const res = resource();
   const sc = scope();
-  return { signal: 'logs', project, rows: Array.from({ length: count }, (_, i) => logRow(i, res, sc)) };
+  return { signal: 'logs', project, receivedUnixNano: RECEIVED, rows: Array.from({ length: count }, (_, i) => logRow(i, res, sc)) };
 }
 
 export function spanBatch(project = 'default'): Batch<'traces'> {
@@ -66,7 +68,7 @@ export function spanBatch(project = 'default'): Batch<'traces'> {
     statusCode: 1,
     statusMessage: '',
   };
-  return { signal: 'traces', project, rows: [row] };
+  return { signal: 'traces', project, receivedUnixNano: RECEIVED, rows: [row] };
 }
 
 export function metricBatch(project = 'default'): Batch<'metrics'> {
@@ -90,5 +92,5 @@ export function metricBatch(project = 'default'): Batch<'metrics'> {
       explicitBounds: [10, 100],
     },
   ];
-  return { signal: 'metrics', project, rows };
+  return { signal: 'metrics', project, receivedUnixNano: RECEIVED, rows };
 }

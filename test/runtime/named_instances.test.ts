@@ -4,6 +4,7 @@ import { readConfig } from '../../src/commands/config.js';
 import { Service } from '../../src/runtime/service.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { logBatch } from '../helpers/rows.js';
+import { consumeContext } from '../../src/runtime/component.js';
 
 describe('two named instances of one exporter type', () => {
   it('are both started and both receive every batch', async () => {
@@ -11,7 +12,7 @@ describe('two named instances of one exporter type', () => {
     const { logger, lines } = memoryLogger();
     const service = new Service(resolved, logger);
     await service.start();
-    await service.consumer('nop', 'logs')?.consume(logBatch(4));
+    await service.consumer('nop', 'logs')?.consume(logBatch(4), consumeContext());
     await service.shutdown();
 
     const counts = lines.filter((l) => l['msg'] === 'Logs').map((l) => [l['name'], l['log records'], l['resource logs']]);

@@ -8,6 +8,7 @@ import { configFrom } from '../helpers/config.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { logBatch, metricBatch } from '../helpers/rows.js';
 import { settles, waitUntil } from '../helpers/wait.js';
+import { consumeContext } from '../../src/runtime/component.js';
 
 const PIPELINE = `
 receivers: {testin: }
@@ -36,7 +37,7 @@ describe('Service', () => {
     const svc = service(rec);
     await svc.start();
     const batch = logBatch(3, 'shop');
-    await svc.consumer('testin', 'logs')?.consume(batch);
+    await svc.consumer('testin', 'logs')?.consume(batch, consumeContext());
 
     const [a] = rec.batches.get('capture/a') ?? [];
     const [b] = rec.batches.get('capture/b') ?? [];
@@ -54,7 +55,7 @@ describe('Service', () => {
     const rec = recorder();
     const svc = service(rec);
     await svc.start();
-    await svc.consumer('testin', 'metrics')?.consume(metricBatch());
+    await svc.consumer('testin', 'metrics')?.consume(metricBatch(), consumeContext());
     expect(rec.batches.get('capture/a')).toBeUndefined();
     expect(rec.batches.get('capture/b')?.map((b) => b.signal)).toEqual(['metrics']);
     expect(svc.consumer('testin', 'traces')).toBeUndefined();
@@ -77,7 +78,7 @@ service:
 `,
     );
     await svc.start();
-    await svc.consumer('testin', 'logs')?.consume(logBatch(2));
+    await svc.consumer('testin', 'logs')?.consume(logBatch(2), consumeContext());
     expect(tags(rec.batches.get('capture/x')?.[0])).toEqual(['x', 'x']);
     expect(tags(rec.batches.get('capture/y')?.[0])).toEqual(['y', 'y']);
     await svc.shutdown();
@@ -100,7 +101,7 @@ service:
     const svc = service(rec, PIPELINE, captureExporter(rec, { gate }));
     await svc.start();
     const consumer = svc.consumer('testin', 'logs');
-    const inFlight = consumer?.consume(logBatch(1));
+    const inFlight = consumer?.consume(logBatch(1), consumeContext());
     expect(await waitUntil(() => rec.events.includes('consume capture/b'))).toBe(true);
     expect(rec.events.slice(-2)).toEqual(['consume capture/a', 'consume capture/b']);
 
@@ -113,7 +114,7 @@ service:
     expect(await waitUntil(() => rec.events.includes('shutdown testin'))).toBe(true);
     expect(shutDown).toBe(false);
     expect(rec.events).not.toContain('shutdown capture/a');
-    await expect(consumer?.consume(logBatch(1))).rejects.toBeInstanceOf(ShuttingDownError);
+    await expect(consumer?.consume(logBatch(1), consumeContext())).rejects.toBeInstanceOf(ShuttingDownError);
 
     release();
     await inFlight;
@@ -127,8 +128,8 @@ service:
     let release: () => void = () => {};
     const svc = service(rec, PIPELINE, captureExporter(rec, { gate: new Promise<void>((resolve) => (release = resolve)) }));
     await svc.start();
-    void svc.consumer('testin', 'logs')?.consume(logBatch(1));
-    void svc.consumer('testin', 'logs')?.consume(logBatch(1));
+    void svc.consumer('testin', 'logs')?.consume(logBatch(1), consumeContext());
+    void svc.consumer('testin', 'logs')?.consume(logBatch(1), consumeContext());
     const result = await svc.shutdown(100);
     expect(result).toEqual({ clean: false, abandoned: 2, stopped: expect.any(Promise) });
     // What a reload waits for before it starts anything again: every component's shutdown, late.
@@ -152,12 +153,12 @@ service:
 `;
     const retryable = service(rec, text, captureExporter(rec, { fail: new RetryableError('backend down') }));
     await retryable.start();
-    await expect(retryable.consumer('testin', 'logs')?.consume(logBatch(1))).rejects.toBeInstanceOf(RetryableError);
+    await expect(retryable.consumer('testin', 'logs')?.consume(logBatch(1), consumeContext())).rejects.toBeInstanceOf(RetryableError);
     await retryable.shutdown();
 
     const permanent = service(rec, text, captureExporter(rec, { fail: new PermanentError('bad data') }));
     await permanent.start();
-    const error = await permanent.consumer('testin', 'logs')?.consume(logBatch(1)).catch((e: unknown) => e);
+    const error = await permanent.consumer('testin', 'logs')?.consume(logBatch(1), consumeContext()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermanentError);
     expect((error as Error).message).toBe('bad data; bad data');
     await permanent.shutdown();

@@ -1,4 +1,5 @@
 // Rows → the parameters of the store's INSERT statements. Plain loops: this runs for every stored record.
+import type { Batch } from '../../model/batch.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { LogRow } from '../../model/logs.js';
 import type { DataPointRow, Exemplar } from '../../model/metrics.js';
@@ -41,14 +42,17 @@ function resourceOf(resource: Resource): EncodedResource {
   return encoded;
 }
 
+/** What a row's columns take from its batch. */
+export type BatchHeader = Pick<Batch, 'project' | 'receivedUnixNano'>;
+
 export const LOG_COLUMNS = 17;
 
-export function logParams(project: string, row: LogRow, out: Param[]): void {
+export function logParams(batch: BatchHeader, row: LogRow, out: Param[]): void {
   const resource = resourceOf(row.resource);
   const scope: Scope = row.scope;
-  const ts = row.timeUnixNano !== 0n ? row.timeUnixNano : row.observedTimeUnixNano !== 0n ? row.observedTimeUnixNano : BigInt(Date.now()) * 1_000_000n;
+  const ts = row.timeUnixNano !== 0n ? row.timeUnixNano : row.observedTimeUnixNano !== 0n ? row.observedTimeUnixNano : batch.receivedUnixNano;
   out.push(
-    project,
+    batch.project,
     timeParam(ts),
     timeParam(row.timeUnixNano),
     timeParam(row.observedTimeUnixNano),
@@ -77,10 +81,10 @@ const linkJson = (l: SpanLink): string =>
 
 export const SPAN_COLUMNS = 23;
 
-export function spanParams(project: string, row: SpanRow, out: Param[]): void {
+export function spanParams(batch: BatchHeader, row: SpanRow, out: Param[]): void {
   const resource = resourceOf(row.resource);
   out.push(
-    project,
+    batch.project,
     idParam(row.traceId, 16),
     idParam(row.spanId, 8),
     idParam(row.parentSpanId, 8),
@@ -116,11 +120,11 @@ const exemplarJson = (e: Exemplar): string =>
 
 export const POINT_COLUMNS = 29;
 
-export function pointParams(project: string, row: DataPointRow, out: Param[]): void {
+export function pointParams(batch: BatchHeader, row: DataPointRow, out: Param[]): void {
   const resource = resourceOf(row.resource);
   const { metric } = row;
   out.push(
-    project,
+    batch.project,
     metric.name,
     metric.description,
     metric.unit,

@@ -32,8 +32,8 @@ export function anyValueJson(value: AnyValue): string {
     default:
       if (value === null) return 'null';
       if (value instanceof Uint8Array) return `"${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')}"`;
-      if (Array.isArray(value)) return `[${value.map(anyValueJson).join(',')}]`;
-      return attributesJson(value);
+      if (isAttributes(value)) return attributesJson(value);
+      return `[${value.map(anyValueJson).join(',')}]`;
   }
 }
 

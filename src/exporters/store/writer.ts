@@ -12,7 +12,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { errorMessage, PermanentError, ShuttingDownError, StorageError } from '../../errors.js';
 import type { Batch, RowOf } from '../../model/batch.js';
 import type { Signal } from '../../model/signal.js';
-import { LOG_COLUMNS, logParams, POINT_COLUMNS, pointParams, SPAN_COLUMNS, spanParams, type Param } from './encode.js';
+import { LOG_COLUMNS, logParams, POINT_COLUMNS, pointParams, SPAN_COLUMNS, spanParams, type BatchHeader, type Param } from './encode.js';
 import { TABLES } from './schema.js';
 
 interface Pending {
@@ -32,7 +32,7 @@ function failure(error: unknown): StorageError | PermanentError {
 }
 
 /** Each signal's column count and the function that appends one row's parameters. */
-const SHAPES: { [S in Signal]: { columns: number; encode: (project: string, row: RowOf<S>, out: Param[]) => void } } = {
+const SHAPES: { [S in Signal]: { columns: number; encode: (batch: BatchHeader, row: RowOf<S>, out: Param[]) => void } } = {
   logs: { columns: LOG_COLUMNS, encode: logParams },
   traces: { columns: SPAN_COLUMNS, encode: spanParams },
   metrics: { columns: POINT_COLUMNS, encode: pointParams },
@@ -141,13 +141,13 @@ export class Writer {
   private insert(batch: Batch): void {
     const { table } = TABLES[batch.signal];
     // The batch's signal decides the shape once; its rows are of that signal's type.
-    const { columns, encode } = SHAPES[batch.signal] as { columns: number; encode: (project: string, row: RowOf<Signal>, out: Param[]) => void };
-    const { project, rows } = batch;
+    const { columns, encode } = SHAPES[batch.signal] as { columns: number; encode: (batch: BatchHeader, row: RowOf<Signal>, out: Param[]) => void };
+    const { rows } = batch;
     const params: Param[] = [];
     for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
       const end = Math.min(rows.length, start + ROWS_PER_STATEMENT);
       params.length = 0;
-      for (let i = start; i < end; i++) encode(project, rows[i] as RowOf<Signal>, params);
+      for (let i = start; i < end; i++) encode(batch, rows[i] as RowOf<Signal>, params);
       this.statement(table, columns, end - start).run(...params);
     }
   }

@@ -1,7 +1,7 @@
 // OTLP JSON (the OTLP/HTTP JSON encoding) → the same values the protobuf decoders produce.
 // Field names are accepted in lowerCamelCase and snake_case, mixed freely; ids are hex, bytes are
 // base64, 64-bit integers are strings or numbers, enums are integers.
-import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
+import { newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { normalizeHex } from '../hex.js';
 import { DecodeAbort, type RecordBudget } from '../result.js';
@@ -121,7 +121,7 @@ export function anyValue(value: unknown): AnyValue {
   return null;
 }
 
-export function attributes(value: unknown, into: Attributes = newAttributes()): Attributes {
+export function attributes(value: unknown, into: MutableAttributes = newAttributes()): Attributes {
   for (const kv of list(value, 'attributes')) {
     if (!isObject(kv)) throw new ShapeError('attribute is not a {key, value} object');
     into[str(kv['key'], 'attribute key')] = anyValue(kv['value']);

@@ -1,4 +1,5 @@
 // OTLP JSON ExportLogsServiceRequest → log rows.
+import type { Building } from '../../model/building.js';
 import type { LogRow } from '../../model/logs.js';
 import { logProblem } from '../checks.js';
 import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
@@ -10,7 +11,7 @@ export function decodeLogsJson(body: Buffer, budget: RecordBudget): Decoded<'log
   const out = emptyDecoded<'logs'>();
   walkJsonExport(body, SHAPE, out, budget, (value, resource, scope) => {
     if (!isObject(value)) throw new ShapeError('log record is not an object');
-    const row: LogRow = {
+    const row: Building<LogRow> = {
       resource,
       scope,
       timeUnixNano: uint64(field(value, 'timeUnixNano', 'time_unix_nano'), 'timeUnixNano'),

@@ -1,4 +1,5 @@
 // OTLP JSON ExportMetricsServiceRequest → one row per data point.
+import type { Building } from '../../model/building.js';
 import type { DataPointRow, Exemplar, ExponentialBuckets, Metric, MetricType } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { pointProblem } from '../checks.js';
@@ -118,7 +119,7 @@ export function decodeMetricsJson(body: Buffer, budget: RecordBudget): Decoded<'
   const out = emptyDecoded<'metrics'>();
   walkJsonExport(body, SHAPE, out, undefined, (value, resource, scope) => {
     if (!isObject(value)) throw new ShapeError('metric is not an object');
-    const metric: Metric = {
+    const metric: Building<Metric> = {
       name: str(value['name'], 'name'),
       description: str(value['description'], 'description'),
       unit: str(value['unit'], 'unit'),

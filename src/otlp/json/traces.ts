@@ -1,4 +1,5 @@
 // OTLP JSON ExportTraceServiceRequest → span rows.
+import type { Building } from '../../model/building.js';
 import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
 import { spanProblem } from '../checks.js';
 import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
@@ -36,7 +37,7 @@ export function decodeTracesJson(body: Buffer, budget: RecordBudget): Decoded<'t
     if (!isObject(value)) throw new ShapeError('span is not an object');
     const status = value['status'];
     const statusObject = isObject(status) ? status : {};
-    const row: SpanRow = {
+    const row: Building<SpanRow> = {
       resource,
       scope,
       traceId: id(field(value, 'traceId', 'trace_id'), 'traceId'),

@@ -1,6 +1,7 @@
 // OTLP common messages from wire bytes: AnyValue, KeyValue lists, Resource, InstrumentationScope.
+import type { Building } from '../../model/building.js';
 import { errorMessage } from '../../errors.js';
-import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
+import { newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { DecodeAbort, emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
 import type { RowTypes } from '../../model/batch.js';
@@ -64,7 +65,7 @@ export function anyValue(r: Reader, end: number): AnyValue {
 }
 
 /** Decodes one KeyValue into `into`; a later duplicate key wins. */
-export function keyValue(r: Reader, end: number, into: Attributes): void {
+export function keyValue(r: Reader, end: number, into: MutableAttributes): void {
   let key = '';
   let value: AnyValue = null;
   while (r.more(end)) {
@@ -91,7 +92,7 @@ export function resource(r: Reader, end: number, schemaUrl: string): Resource {
 }
 
 export function scope(r: Reader, end: number, schemaUrl: string): Scope {
-  const out: Scope = { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
+  const out: Building<Scope> = { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl };
   while (r.more(end)) {
     const tag = r.varint();
     const wire = tag & 7;

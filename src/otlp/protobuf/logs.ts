@@ -1,4 +1,5 @@
 // ExportLogsServiceRequest wire bytes → log rows.
+import type { Building } from '../../model/building.js';
 import { newAttributes } from '../../model/anyvalue.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
@@ -8,7 +9,7 @@ import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
 import { anyValue, decodeRecords, expect, keyValue } from './common.js';
 
 function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): LogRow {
-  const row: LogRow = {
+  const row: Building<LogRow> = {
     resource,
     scope,
     timeUnixNano: 0n,

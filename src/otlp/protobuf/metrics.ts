@@ -1,4 +1,5 @@
 // ExportMetricsServiceRequest wire bytes → one row per data point.
+import type { Building } from '../../model/building.js';
 import { newAttributes } from '../../model/anyvalue.js';
 import type {
   DataPointRow,
@@ -32,7 +33,7 @@ function repeated(r: Reader, tag: number, unpackedWire: number, read: () => numb
 }
 
 function exemplar(r: Reader, end: number): Exemplar {
-  const out: Exemplar = { timeUnixNano: 0n, value: 0, filteredAttributes: newAttributes(), traceId: '', spanId: '' };
+  const out: Building<Exemplar> = { timeUnixNano: 0n, value: 0, filteredAttributes: newAttributes(), traceId: '', spanId: '' };
   while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
@@ -68,7 +69,7 @@ function exemplar(r: Reader, end: number): Exemplar {
 }
 
 function buckets(r: Reader, end: number): ExponentialBuckets {
-  const out: ExponentialBuckets = { offset: 0, bucketCounts: [] };
+  const out: Building<ExponentialBuckets> = { offset: 0, bucketCounts: [] };
   while (r.more(end)) {
     const tag = r.varint();
     const field = tag >>> 3;
@@ -84,7 +85,7 @@ function buckets(r: Reader, end: number): ExponentialBuckets {
   return out;
 }
 
-type Base = Omit<NumberPointRow, 'kind' | 'value'>;
+type Base = Building<Omit<NumberPointRow, 'kind' | 'value'>>;
 
 function base(resource: Resource, scope: Scope, metric: Metric): Base {
   return { resource, scope, metric, startTimeUnixNano: 0n, timeUnixNano: 0n, attributes: newAttributes(), flags: 0, exemplars: [] };
@@ -114,7 +115,7 @@ function common(r: Reader, tag: number, row: Base, attributesField: number, exem
   return true;
 }
 
-function numberPoint(r: Reader, end: number, row: NumberPointRow): void {
+function numberPoint(r: Reader, end: number, row: Building<NumberPointRow>): void {
   while (r.more(end)) {
     const tag = r.varint();
     if (common(r, tag, row, 7, 5, 8)) continue;
@@ -131,7 +132,7 @@ function numberPoint(r: Reader, end: number, row: NumberPointRow): void {
   }
 }
 
-function histogramPoint(r: Reader, end: number, row: HistogramPointRow): void {
+function histogramPoint(r: Reader, end: number, row: Building<HistogramPointRow>): void {
   while (r.more(end)) {
     const tag = r.varint();
     if (common(r, tag, row, 9, 8, 10)) continue;
@@ -164,7 +165,7 @@ function histogramPoint(r: Reader, end: number, row: HistogramPointRow): void {
   }
 }
 
-function exponentialPoint(r: Reader, end: number, row: ExponentialHistogramPointRow): void {
+function exponentialPoint(r: Reader, end: number, row: Building<ExponentialHistogramPointRow>): void {
   while (r.more(end)) {
     const tag = r.varint();
     if (common(r, tag, row, 1, 11, 10)) continue;
@@ -211,7 +212,7 @@ function exponentialPoint(r: Reader, end: number, row: ExponentialHistogramPoint
   }
 }
 
-function summaryPoint(r: Reader, end: number, row: SummaryPointRow): void {
+function summaryPoint(r: Reader, end: number, row: Building<SummaryPointRow>): void {
   while (r.more(end)) {
     const tag = r.varint();
     if (common(r, tag, row, 7, -1, 8)) continue;
@@ -249,7 +250,7 @@ function summaryPoint(r: Reader, end: number, row: SummaryPointRow): void {
   }
 }
 
-function newPoint(type: MetricType, b: Base): DataPointRow {
+function newPoint(type: MetricType, b: Base): Building<DataPointRow> {
   switch (type) {
     case 'gauge':
     case 'sum':
@@ -275,7 +276,7 @@ function newPoint(type: MetricType, b: Base): DataPointRow {
   }
 }
 
-function readPoint(r: Reader, end: number, row: DataPointRow): void {
+function readPoint(r: Reader, end: number, row: Building<DataPointRow>): void {
   switch (row.kind) {
     case 'number':
       return numberPoint(r, end, row);
@@ -289,7 +290,7 @@ function readPoint(r: Reader, end: number, row: DataPointRow): void {
 }
 
 function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: Decoded<'metrics'>, budget: RecordBudget): void {
-  const m: Metric = { name: '', description: '', unit: '', type: 'gauge', temporality: 0, isMonotonic: false, metadata: newAttributes() };
+  const m: Building<Metric> = { name: '', description: '', unit: '', type: 'gauge', temporality: 0, isMonotonic: false, metadata: newAttributes() };
   let dataStart = -1;
   let dataEnd = -1;
   while (r.more(end)) {

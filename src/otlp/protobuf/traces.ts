@@ -1,4 +1,5 @@
 // ExportTraceServiceRequest wire bytes → span rows.
+import type { Building } from '../../model/building.js';
 import { newAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
@@ -8,7 +9,7 @@ import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
 import { decodeRecords, expect, keyValue } from './common.js';
 
 function event(r: Reader, end: number): SpanEvent {
-  const out: SpanEvent = { timeUnixNano: 0n, name: '', attributes: newAttributes(), droppedAttributesCount: 0 };
+  const out: Building<SpanEvent> = { timeUnixNano: 0n, name: '', attributes: newAttributes(), droppedAttributesCount: 0 };
   while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
@@ -36,7 +37,7 @@ function event(r: Reader, end: number): SpanEvent {
 }
 
 function link(r: Reader, end: number): SpanLink {
-  const out: SpanLink = { traceId: '', spanId: '', traceState: '', attributes: newAttributes(), droppedAttributesCount: 0, flags: 0 };
+  const out: Building<SpanLink> = { traceId: '', spanId: '', traceState: '', attributes: newAttributes(), droppedAttributesCount: 0, flags: 0 };
   while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
@@ -71,7 +72,7 @@ function link(r: Reader, end: number): SpanLink {
   return out;
 }
 
-function status(r: Reader, end: number, row: SpanRow): void {
+function status(r: Reader, end: number, row: Building<SpanRow>): void {
   while (r.more(end)) {
     const tag = r.varint();
     const field = tag >>> 3;
@@ -88,7 +89,7 @@ function status(r: Reader, end: number, row: SpanRow): void {
 }
 
 function span(r: Reader, end: number, resource: Resource, scope: Scope): SpanRow {
-  const row: SpanRow = {
+  const row: Building<SpanRow> = {
     resource,
     scope,
     traceId: '',

@@ -50,9 +50,9 @@ export const memoryLimiterProcessorFactory: ProcessorFactory<typeof memoryLimite
       async shutdown() {
         clearInterval(timer);
       },
-      consume(batch) {
+      consume(batch, ctx) {
         if (refusing) return Promise.reject(new MemoryLimitError());
-        return next.consume(batch);
+        return next.consume(batch, ctx);
       },
     };
   },

@@ -15,9 +15,9 @@ export const spanProcessorFactory: ProcessorFactory<typeof spanSchema> = {
     return {
       start: async () => {},
       shutdown: async () => {},
-      consume(batch) {
-        if (batch.signal !== 'traces') return next.consume(batch);
-        return next.consume({ ...batch, rows: batch.rows.map(transform) });
+      consume(batch, ctx) {
+        if (batch.signal !== 'traces') return next.consume(batch, ctx);
+        return next.consume({ ...batch, rows: batch.rows.map(transform) }, ctx);
       },
     };
   },

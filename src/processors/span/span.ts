@@ -1,6 +1,6 @@
 // What the span processor does to one span: rename it from attributes, extract attributes from
 // its name, set its status. Returns the span itself when nothing changes, else a new row.
-import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
+import { withAttributes, type AnyValue, type MutableAttributes } from '../../model/anyvalue.js';
 import type { SpanRow } from '../../model/traces.js';
 import { compileRule, type SpanConfig } from './config.js';
 
@@ -30,7 +30,7 @@ export function spanTransform(config: SpanConfig): SpanTransform {
 
   return (span) => {
     let name = span.name;
-    let attributes: Attributes | undefined;
+    let attributes: MutableAttributes | undefined;
 
     if (from.length > 0 && from.every((key) => key in span.attributes)) {
       name = from.map((key) => nameText(span.attributes[key] as AnyValue)).join(separator);
@@ -41,7 +41,7 @@ export function spanTransform(config: SpanConfig): SpanTransform {
         const match = rule.exec(name);
         const groups = match?.indices?.groups;
         if (match === null || groups === undefined) continue;
-        attributes ??= Object.assign(newAttributes(), span.attributes);
+        attributes ??= withAttributes(span.attributes);
         const found = Object.entries(groups)
           .filter((entry): entry is [string, [number, number]] => entry[1] !== undefined)
           .sort((a, b) => a[1][0] - b[1][0]);

@@ -67,6 +67,11 @@ export const ingestSchema = Type.Object(
       default: 268435456,
       description: 'Decompressed body bytes that requests under way may hold at once (default 256 MiB); a request that would go beyond is answered 503 with Retry-After.',
     }),
+    include_metadata: Type.Boolean({
+      default: false,
+      description:
+        'Keep the request headers with each batch (the Collector\'s include_metadata), for exporters that route or template headers by them. The headers that carry the API key are never kept.',
+    }),
     read_header_timeout: Type.String({ format: 'duration', default: '10s', description: 'Time a client has to send the request headers.' }),
     read_timeout: Type.String({ format: 'duration', default: '60s', description: 'Time a client has to send a whole request, body included.' }),
     idle_timeout: Type.String({ format: 'duration', default: '60s', description: 'How long an idle keep-alive connection stays open.' }),

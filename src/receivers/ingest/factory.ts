@@ -93,6 +93,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
       counts,
       encodings: config.compression_algorithms as ContentEncoding[],
       protobufEnabled: protobufEnabled(config),
+      includeMetadata: config.include_metadata,
       logger: ctx.logger,
     });
     const onRequest = (req: IncomingMessage, res: ServerResponse): void => {

@@ -4,13 +4,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Authenticator, Principal } from '../../auth/authenticator.js';
 import { errorMessage, isRetryable } from '../../errors.js';
+import { batchOf } from '../../model/batch.js';
 import type { Signal } from '../../model/signal.js';
 import { decodeOtlp, type Encoding } from '../../otlp/decode.js';
 import { exportResponse } from '../../otlp/response.js';
 import { OutOfBudget, RecordBudget, type Decoded } from '../../otlp/result.js';
-import type { Consumer } from '../../runtime/component.js';
+import type { ConsumeContext, Consumer } from '../../runtime/component.js';
 import { decodeSimpleLogs } from '../../simple/decode.js';
 import { readBody, type BodyResult, type ContentEncoding } from './body.js';
+import { clientInfo } from './metadata.js';
 import type { ByteBudget } from './budget.js';
 import type { Cors } from './cors.js';
 import type { SignalCounters } from '../../telemetry/counters.js';
@@ -35,6 +37,8 @@ export interface HandlerOptions {
   counts: { accepted: SignalCounters; refused: SignalCounters; skipped: Counter; attributes: Record<string, string> } | undefined;
   encodings: readonly ContentEncoding[];
   protobufEnabled: boolean;
+  /** Keep the request headers with each batch (include_metadata). */
+  includeMetadata: boolean;
   logger: Logger;
 }
 
@@ -144,9 +148,18 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
       return;
     }
     const records = new RecordBudget(options.maxRecords, options.budget, ROW_COST);
+    // A client that goes away before its answer no longer waits for it: whatever only waits (for
+    // room in a queue) stops; whatever is already written stays.
+    const gone = new AbortController();
+    const onClose = (): void => {
+      if (!res.writableEnded) gone.abort();
+    };
+    res.once('close', onClose);
+    const ctx: ConsumeContext = { signal: gone.signal, client: clientInfo(req, principal, options.includeMetadata) };
     try {
-      await answer(res, route, consumer, principal, encoding, read, arrival, records);
+      await answer(res, route, consumer, ctx, principal, encoding, read, arrival, records);
     } finally {
+      res.off('close', onClose);
       records.release();
       if (read.kind === 'ok') options.budget.give(read.body.length);
     }
@@ -156,6 +169,7 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     res: ServerResponse,
     route: Route,
     consumer: Consumer,
+    ctx: ConsumeContext,
     principal: Principal,
     requested: Encoding | undefined,
     read: Exclude<BodyResult, { kind: 'aborted' } | { kind: 'busy' }>,
@@ -198,7 +212,7 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     if (decoded.skipped > 0) counts?.skipped.add(decoded.skipped, { ...counts.attributes, signal: route.signal });
     if (decoded.rows.length > 0) {
       try {
-        await consumer.consume({ signal: route.signal, project: principal.project, rows: decoded.rows } as never);
+        await consumer.consume(batchOf(route.signal, principal.project, arrival, decoded.rows), ctx);
         counts?.accepted[route.signal].add(decoded.rows.length, counts.attributes);
       } catch (error) {
         counts?.refused[route.signal].add(decoded.rows.length, counts.attributes);

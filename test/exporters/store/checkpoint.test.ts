@@ -12,6 +12,7 @@ import { testContext } from '../../helpers/components.js';
 import { configFrom } from '../../helpers/config.js';
 import { logBatch } from '../../helpers/rows.js';
 import { waitUntil } from '../../helpers/wait.js';
+import { consumeContext } from '../../../src/runtime/component.js';
 
 const size = (file: string): number => statSync(file).size;
 
@@ -31,7 +32,7 @@ describe('store checkpoints', () => {
     await exporter.start();
     try {
       const before = size(path);
-      for (let i = 0; i < 20; i++) await exporter.consume(logBatch(500, 'p'));
+      for (let i = 0; i < 20; i++) await exporter.consume(logBatch(500, 'p'), consumeContext());
       const wal = size(`${path}-wal`);
       expect(wal).toBeGreaterThan(1_000_000);
       // The checkpointer runs every second: its first passes copy the pages into the database file.

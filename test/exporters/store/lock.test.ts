@@ -24,6 +24,7 @@ import { configFrom } from '../../helpers/config.js';
 import { startGateway, STORE_CONFIG, type Gateway } from '../../helpers/gateway.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { logBatch } from '../../helpers/rows.js';
+import { consumeContext } from '../../../src/runtime/component.js';
 
 const tmpDb = (): string => join(mkdtempSync(join(tmpdir(), 'otelgate-lock-')), 'otelgate.db');
 
@@ -128,7 +129,7 @@ describe('one store writer in one process', () => {
         'a store has one writer: give exporters.store/b.path another file',
     );
 
-    await first.consume(logBatch(3));
+    await first.consume(logBatch(3), consumeContext());
     expect(countLogs(path)).toBe(3);
   });
 
@@ -150,18 +151,18 @@ describe('one store writer in one process', () => {
     const path = tmpDb();
     const first = createStore(path);
     await first.start();
-    await first.consume(logBatch(2));
+    await first.consume(logBatch(2), consumeContext());
     await first.shutdown();
 
     const second = await startStore(path);
-    await second.consume(logBatch(1));
+    await second.consume(logBatch(1), consumeContext());
     expect(countLogs(path)).toBe(3);
     await second.shutdown();
     running.pop();
 
     await first.start();
     running.push(first);
-    await first.consume(logBatch(1));
+    await first.consume(logBatch(1), consumeContext());
     expect(countLogs(path)).toBe(4);
   });
 

@@ -11,7 +11,7 @@ import { ReaderThread } from '../../../src/exporters/store/reader.js';
 import { Writer } from '../../../src/exporters/store/writer.js';
 import { parseQuery } from '../../../src/query/params.js';
 import { ReadRefused } from '../../../src/query/reader.js';
-import { logRow } from '../../helpers/rows.js';
+import { RECEIVED, logRow } from '../../helpers/rows.js';
 
 let path: string;
 const readers: ReaderThread[] = [];
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const db = openForWriting(path, { synchronous: 'normal', busyTimeoutMs: 100 });
   const writer = new Writer(db);
   // Enough rows that a substring scan of every body takes a while.
-  for (let i = 0; i < 20; i++) await writer.write({ signal: 'logs', project: 'p', rows: Array.from({ length: 10_000 }, (_, j) => ({ ...logRow(j), body: `row ${i}-${j} ${'y'.repeat(200)}` })) });
+  for (let i = 0; i < 20; i++) await writer.write({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, rows: Array.from({ length: 10_000 }, (_, j) => ({ ...logRow(j), body: `row ${i}-${j} ${'y'.repeat(200)}` })) });
   db.close();
 }, 60_000);
 

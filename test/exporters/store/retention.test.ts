@@ -18,7 +18,8 @@ import type { Component } from '../../../src/runtime/component.js';
 import { configFrom } from '../../helpers/config.js';
 import { startGateway, STORE_CONFIG, type Gateway } from '../../helpers/gateway.js';
 import { testContext } from '../../helpers/components.js';
-import { logRow, metricBatch, resource, scope, spanBatch } from '../../helpers/rows.js';
+import { RECEIVED, logRow, metricBatch, resource, scope, spanBatch } from '../../helpers/rows.js';
+import { consumeContext } from '../../../src/runtime/component.js';
 
 const MS_PER_DAY = 86_400_000;
 const NS_PER_MS = 1_000_000n;
@@ -76,7 +77,7 @@ function logs(project: string, marker: string, times: bigint[], observed?: bigin
   const res = resource();
   const sc = scope();
   const rows: LogRow[] = times.map((t, i) => ({ ...logRow(i, res, sc), timeUnixNano: t, observedTimeUnixNano: observed?.[i] ?? t, body: `${marker}-${i}` }));
-  return { signal: 'logs', project, rows };
+  return { signal: 'logs', project, receivedUnixNano: RECEIVED, rows };
 }
 
 function spans(project: string, marker: string, times: bigint[]): Batch<'traces'> {
@@ -88,7 +89,7 @@ function spans(project: string, marker: string, times: bigint[]): Batch<'traces'
     startTimeUnixNano: t,
     endTimeUnixNano: t + 1_000_000n,
   }));
-  return { signal: 'traces', project, rows };
+  return { signal: 'traces', project, receivedUnixNano: RECEIVED, rows };
 }
 
 function points(project: string, marker: string, times: bigint[]): Batch<'metrics'> {
@@ -99,7 +100,7 @@ function points(project: string, marker: string, times: bigint[]): Batch<'metric
     startTimeUnixNano: t - 60_000_000_000n,
     timeUnixNano: t,
   }));
-  return { signal: 'metrics', project, rows };
+  return { signal: 'metrics', project, receivedUnixNano: RECEIVED, rows };
 }
 
 const NAME_FIELD: Record<Signal, string> = { logs: 'body', traces: 'name', metrics: 'metric_name' };
@@ -123,14 +124,15 @@ describe('store retention, in process', () => {
     await exporter.consume(
       // old-3 has no time of its own: its observed time (8 days ago) is the one retention goes by.
       logs('default', 'log-old', [daysAgo(8), daysAgo(8) + 5n, logCutoff - 1n, 0n], [daysAgo(8), daysAgo(8) + 5n, logCutoff - 1n, daysAgo(8)]),
+      consumeContext(),
     );
     // new-2 is exactly at the cutoff: "older than" does not include it. new-3 has an old observed time but a young own time.
-    await exporter.consume(logs('default', 'log-new', [daysAgo(6), daysAgo(6) + 7n, logCutoff, daysAgo(1)], [daysAgo(6), daysAgo(6), logCutoff, daysAgo(9)]));
-    await exporter.consume(spans('default', 'span-old', [daysAgo(8), logCutoff - 1n]));
-    await exporter.consume(spans('default', 'span-new', [daysAgo(6), daysAgo(6) + 1n, logCutoff]));
+    await exporter.consume(logs('default', 'log-new', [daysAgo(6), daysAgo(6) + 7n, logCutoff, daysAgo(1)], [daysAgo(6), daysAgo(6), logCutoff, daysAgo(9)]), consumeContext());
+    await exporter.consume(spans('default', 'span-old', [daysAgo(8), logCutoff - 1n]), consumeContext());
+    await exporter.consume(spans('default', 'span-new', [daysAgo(6), daysAgo(6) + 1n, logCutoff]), consumeContext());
     // Metrics 8 days old are well within their 30 days.
-    await exporter.consume(points('default', 'point-old', [daysAgo(31), daysAgo(31) + 3n, metricCutoff - 1n]));
-    await exporter.consume(points('default', 'point-new', [daysAgo(29), metricCutoff, daysAgo(8)]));
+    await exporter.consume(points('default', 'point-old', [daysAgo(31), daysAgo(31) + 3n, metricCutoff - 1n]), consumeContext());
+    await exporter.consume(points('default', 'point-new', [daysAgo(29), metricCutoff, daysAgo(8)]), consumeContext());
 
     expect(await names(exporter, 'default', 'logs')).toHaveLength(8);
     expect(await names(exporter, 'default', 'traces')).toHaveLength(5);
@@ -153,8 +155,8 @@ describe('store retention, in process', () => {
     const { exporter } = await startStore(storeConfig(tmpDb()));
     const nowMs = Date.now();
     const nowNs = BigInt(nowMs) * NS_PER_MS;
-    await exporter.consume(logs('default', 'far', [2n ** 63n + 5n, 2n ** 64n - 1n]));
-    await exporter.consume(logs('default', 'now', [nowNs]));
+    await exporter.consume(logs('default', 'far', [2n ** 63n + 5n, 2n ** 64n - 1n]), consumeContext());
+    await exporter.consume(logs('default', 'now', [nowNs]), consumeContext());
     expect(await exporter.retain(nowMs)).toEqual({ logs: 0, traces: 0, metrics: 0 });
     const rows = (await exporter.read('default', parseQuery('logs', []))).rows.map((text) => JSON.parse(text) as Record<string, string>);
     expect(rows.map((r) => [r['body'], r['time_unix_nano']])).toEqual([
@@ -168,9 +170,9 @@ describe('store retention, in process', () => {
     const { exporter, lines } = await startStore(storeConfig(tmpDb(), '    retention: {logs: "0", traces: "0", metrics: "0"}'));
     const nowMs = Date.now();
     const longAgo = BigInt(nowMs - 3650 * MS_PER_DAY) * NS_PER_MS;
-    await exporter.consume(logs('default', 'log', [longAgo, 1n, longAgo + 1n]));
-    await exporter.consume(spans('default', 'span', [longAgo, 1n]));
-    await exporter.consume(points('default', 'point', [longAgo, 1n, BigInt(nowMs - 31 * MS_PER_DAY) * NS_PER_MS]));
+    await exporter.consume(logs('default', 'log', [longAgo, 1n, longAgo + 1n]), consumeContext());
+    await exporter.consume(spans('default', 'span', [longAgo, 1n]), consumeContext());
+    await exporter.consume(points('default', 'point', [longAgo, 1n, BigInt(nowMs - 31 * MS_PER_DAY) * NS_PER_MS]), consumeContext());
 
     expect(await exporter.retain(nowMs)).toEqual({ logs: 0, traces: 0, metrics: 0 });
     expect((await names(exporter, 'default', 'logs')).sort()).toEqual(['log-0', 'log-1', 'log-2']);
@@ -186,12 +188,12 @@ describe('store retention, in process', () => {
     const young = BigInt(nowMs - 6 * MS_PER_DAY) * NS_PER_MS;
     const spread = (count: number): bigint[] => Array.from({ length: count }, (_, i) => old - BigInt(i) * 1_000n);
     // 7,000 in project "alpha" (a full chunk of 5,000, then 2,000) and 5,000 in "beta" (exactly one full chunk).
-    await exporter.consume(logs('alpha', 'alpha-old', spread(7_000)));
-    await exporter.consume(logs('beta', 'beta-old', spread(5_000)));
-    await exporter.consume(logs('alpha', 'alpha-new', [young]));
-    await exporter.consume(logs('beta', 'beta-new', [young]));
+    await exporter.consume(logs('alpha', 'alpha-old', spread(7_000)), consumeContext());
+    await exporter.consume(logs('beta', 'beta-old', spread(5_000)), consumeContext());
+    await exporter.consume(logs('alpha', 'alpha-new', [young]), consumeContext());
+    await exporter.consume(logs('beta', 'beta-new', [young]), consumeContext());
     // Other signals have nothing old.
-    await exporter.consume(spans('alpha', 'span-new', [young]));
+    await exporter.consume(spans('alpha', 'span-new', [young]), consumeContext());
     expect(await names(exporter, 'alpha', 'logs')).toHaveLength(7_001);
     expect(await names(exporter, 'beta', 'logs')).toHaveLength(5_001);
 
@@ -210,7 +212,7 @@ describe('store retention, in process', () => {
     const { exporter, lines } = await startStore(storeConfig(tmpDb()));
     const nowMs = Date.now();
     const old = BigInt(nowMs - 8 * MS_PER_DAY) * NS_PER_MS;
-    await exporter.consume(logs('alpha', 'alpha-old', Array.from({ length: 7_000 }, (_, i) => old - BigInt(i))));
+    await exporter.consume(logs('alpha', 'alpha-old', Array.from({ length: 7_000 }, (_, i) => old - BigInt(i))), consumeContext());
     // The pass deletes its first chunk of 5,000 before it yields; shutdown stops it there.
     const pass = exporter.retain(nowMs);
     await exporter.shutdown();

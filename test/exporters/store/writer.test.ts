@@ -9,7 +9,9 @@ import { openForWriting } from '../../../src/exporters/store/database.js';
 import { Writer } from '../../../src/exporters/store/writer.js';
 import { PermanentError, ShuttingDownError, StorageError } from '../../../src/errors.js';
 import type { Batch } from '../../../src/model/batch.js';
-import { logRow } from '../../helpers/rows.js';
+import type { Building } from '../../../src/model/building.js';
+import type { LogRow } from '../../../src/model/logs.js';
+import { RECEIVED, logRow } from '../../helpers/rows.js';
 
 let db: DatabaseSync;
 let writer: Writer;
@@ -27,7 +29,7 @@ beforeEach(() => {
 afterEach(() => db.close());
 
 function logs(project: string, count: number, body = (i: number) => `${project}-${i}`): Batch<'logs'> {
-  return { signal: 'logs', project, rows: Array.from({ length: count }, (_, i) => ({ ...logRow(i), body: body(i) })) };
+  return { signal: 'logs', project, receivedUnixNano: RECEIVED, rows: Array.from({ length: count }, (_, i) => ({ ...logRow(i), body: body(i) })) };
 }
 
 const count = (where = '1'): number => Number((db.prepare(`SELECT count(*) AS n FROM logs WHERE ${where}`).get() as { n: number }).n);
@@ -76,7 +78,7 @@ describe('store writer', () => {
     const wrongType = logs('wrong', 300);
     const row = wrongType.rows[150];
     if (row === undefined) throw new Error('no row 150');
-    row.severityNumber = 'nine' as unknown as number;
+    (row as Building<LogRow>).severityNumber = 'nine' as unknown as number;
     const answers = await Promise.allSettled([writer.write(logs('before', 100)), writer.write(wrongType), writer.write(logs('after', 100))]);
     expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((answers[1] as PromiseRejectedResult).reason).toBeInstanceOf(PermanentError);

@@ -17,6 +17,7 @@ import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { logBatch } from '../../helpers/rows.js';
 import { waitUntil } from '../../helpers/wait.js';
+import { consumeContext } from '../../../src/runtime/component.js';
 
 const NOT_AVAILABLE = '{"status":"Server not available","upSince":"0001-01-01T00:00:00Z","uptime":""}';
 const UPTIME = /^(\d+(?:\.\d+)?)(ns|µs|ms|s)$/;
@@ -161,7 +162,7 @@ service:
     const ready = await get(base);
     expect([ready.status, (JSON.parse(ready.body) as Record<string, string>)['status']]).toEqual([200, 'Server available']);
 
-    const inFlight = service.consumer('testin', 'logs')?.consume(logBatch(1));
+    const inFlight = service.consumer('testin', 'logs')?.consume(logBatch(1), consumeContext());
     expect(await waitUntil(() => rec.events.includes('consume capture'))).toBe(true);
     let done = false;
     const shutdown = service.shutdown().then((result) => {

@@ -10,6 +10,7 @@ import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { logBatch } from '../../helpers/rows.js';
 import { waitUntil } from '../../helpers/wait.js';
+import { consumeContext } from '../../../src/runtime/component.js';
 
 const MIB = 1024 * 1024;
 const defaults = { check_interval: '1s', limit_mib: 0, spike_limit_mib: 0, limit_percentage: 0, spike_limit_percentage: 0 };
@@ -35,7 +36,7 @@ service:
     ),
     logger,
   );
-  return { service, rec, lines, push: () => service.consumer('nop', 'logs')?.consume(logBatch(1)) };
+  return { service, rec, lines, push: () => service.consumer('nop', 'logs')?.consume(logBatch(1), consumeContext()) };
 }
 
 describe('memory_limiter limits', () => {

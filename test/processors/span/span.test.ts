@@ -8,6 +8,7 @@ import { captureExporter, recorder } from '../../helpers/components.js';
 import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { attrs, logBatch, spanBatch } from '../../helpers/rows.js';
+import { consumeContext } from '../../../src/runtime/component.js';
 
 const baseName = { from_attributes: [] as string[], separator: '' };
 
@@ -108,11 +109,11 @@ service:
     const service = new Service(config, memoryLogger().logger);
     await service.start();
     const batch = spanBatch();
-    await service.consumer('nop', 'traces')?.consume(batch);
+    await service.consumer('nop', 'traces')?.consume(batch, consumeContext());
     const [out] = rec.batches.get('capture') ?? [];
     expect(out?.signal === 'traces' && out.rows.map((r) => [r.name, r.statusCode, r.statusMessage])).toEqual([['201', 2, 'bad']]);
     expect(batch.rows.map((r) => [r.name, r.statusCode])).toEqual([['POST /orders', 1]]);
-    await service.consumer('nop', 'logs')?.consume(logBatch(1));
+    await service.consumer('nop', 'logs')?.consume(logBatch(1), consumeContext());
     expect(rec.batches.get('capture')).toHaveLength(2);
     await service.shutdown();
   });

@@ -1,0 +1,21 @@
+// The client of one request as the pipelines see it (the Collector's client.Info).
+import type { IncomingMessage } from 'node:http';
+import type { Principal } from '../../auth/authenticator.js';
+import { KEY_HEADERS } from '../../auth/authenticator.js';
+import type { ClientInfo } from '../../runtime/component.js';
+
+const NO_METADATA: ClientInfo['metadata'] = Object.freeze({});
+
+/**
+ * With `include_metadata`, every header but those that carry a key, as Node has them (lower-case
+ * names, repeated headers kept apart). Node's header limit (16 KiB) bounds what a client can make us keep.
+ */
+export function clientInfo(req: IncomingMessage, principal: Principal, includeMetadata: boolean): ClientInfo {
+  if (!includeMetadata) return { keyId: principal.keyId, metadata: NO_METADATA };
+  const metadata: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  const headers = req.headersDistinct;
+  for (const name of Object.keys(headers)) {
+    if (!KEY_HEADERS.has(name)) metadata[name] = headers[name] as string[];
+  }
+  return { keyId: principal.keyId, metadata };
+}
