@@ -7,7 +7,7 @@ import { builtinRegistry } from '../../src/components.js';
 import type { Batch } from '../../src/model/batch.js';
 import type { IngestConfig } from '../../src/receivers/ingest/config.js';
 import { ingestReceiverFactory } from '../../src/receivers/ingest/factory.js';
-import type { Component, Consumer } from '../../src/runtime/component.js';
+import type { Component, ConsumeContext, Consumer } from '../../src/runtime/component.js';
 import { testContext } from './components.js';
 import { configFrom } from './config.js';
 
@@ -16,8 +16,9 @@ export const RECEIVER_KEY = 'otg_inprocess_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 export interface InProcessReceiver {
   port: number;
-  /** Every batch the receiver handed to its pipelines. */
+  /** Every batch the receiver handed to its pipelines, and the context it came with. */
   batches: Batch[];
+  contexts: ConsumeContext[];
   stop(): Promise<void>;
 }
 
@@ -46,7 +47,8 @@ service:
   return resolved.components.receiver.get('ingest')?.config as IngestConfig;
 }
 
-export async function startReceiver(settings: string[] = []): Promise<InProcessReceiver> {
+/** `wait`, when given, is what the pipeline waits for after it has taken a batch down. */
+export async function startReceiver(settings: string[] = [], wait?: (ctx: ConsumeContext) => Promise<void>): Promise<InProcessReceiver> {
   const { ctx, lines } = testContext('ingest', 'receiver');
   const authenticator: Authenticator = {
     start: async () => {},
@@ -55,9 +57,16 @@ export async function startReceiver(settings: string[] = []): Promise<InProcessR
   };
   const host = { extension: (id: string) => (id === 'apikeyauth' ? authenticator : undefined), exporters: () => new Map<string, Component>() };
   const batches: Batch[] = [];
-  const pipeline: Consumer = { consume: async (batch) => void batches.push(batch) };
+  const contexts: ConsumeContext[] = [];
+  const pipeline: Consumer = {
+    consume: async (batch, ctx) => {
+      batches.push(batch);
+      contexts.push(ctx);
+      await wait?.(ctx);
+    },
+  };
   const receiver = ingestReceiverFactory.create(ingestConfig(settings), { ...ctx, host }, { logs: pipeline, traces: pipeline, metrics: pipeline });
   await receiver.start();
   const endpoint = String(lines.find((l) => l['msg'] === 'Starting HTTP server')?.['endpoint']);
-  return { port: Number(endpoint.split(':').at(-1)), batches, stop: () => receiver.shutdown() };
+  return { port: Number(endpoint.split(':').at(-1)), batches, contexts, stop: () => receiver.shutdown() };
 }

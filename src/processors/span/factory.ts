@@ -1,4 +1,5 @@
 // The span processor: renames spans and sets their status, as the Collector's (contrib) `span` processor.
+import { mapRows } from '../../model/rewrite.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
 import { spanSchema, validateSpan } from './config.js';
 import { spanTransform } from './span.js';
@@ -17,7 +18,8 @@ export const spanProcessorFactory: ProcessorFactory<typeof spanSchema> = {
       shutdown: async () => {},
       consume(batch, ctx) {
         if (batch.signal !== 'traces') return next.consume(batch, ctx);
-        return next.consume({ ...batch, rows: batch.rows.map(transform) }, ctx);
+        const rows = mapRows(batch.rows, transform);
+        return next.consume(rows === batch.rows ? batch : { ...batch, rows }, ctx);
       },
     };
   },

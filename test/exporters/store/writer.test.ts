@@ -35,6 +35,14 @@ function logs(project: string, count: number, body = (i: number) => `${project}-
 const count = (where = '1'): number => Number((db.prepare(`SELECT count(*) AS n FROM logs WHERE ${where}`).get() as { n: number }).n);
 
 describe('store writer', () => {
+  it('gives a log record without a time of its own its observed time, else the time its batch was received', async () => {
+    const rows = [{ ...logRow(0), timeUnixNano: 0n, observedTimeUnixNano: 0n }, { ...logRow(1), timeUnixNano: 0n, observedTimeUnixNano: 42n }, logRow(2)];
+    await writer.write({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, rows });
+    const select = db.prepare('SELECT ts FROM logs ORDER BY rowid');
+    select.setReadBigInts(true);
+    expect(select.all().map((r) => (r as { ts: bigint }).ts)).toEqual([RECEIVED, 42n, logRow(2).timeUnixNano]);
+  });
+
   it('commits the batches handed over in one turn of the event loop together, and answers each after the commit', async () => {
     const answers = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => writer.write(logs(`p${i}`, 100))));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill('fulfilled'));

@@ -113,8 +113,14 @@ service:
     const [out] = rec.batches.get('capture') ?? [];
     expect(out?.signal === 'traces' && out.rows.map((r) => [r.name, r.statusCode, r.statusMessage])).toEqual([['201', 2, 'bad']]);
     expect(batch.rows.map((r) => [r.name, r.statusCode])).toEqual([['POST /orders', 1]]);
-    await service.consumer('nop', 'logs')?.consume(logBatch(1), consumeContext());
+    const logs = logBatch(1);
+    await service.consumer('nop', 'logs')?.consume(logs, consumeContext());
     expect(rec.batches.get('capture')).toHaveLength(2);
+    // Nothing to change: the same batch object goes on, not a copy.
+    const done = out as typeof batch;
+    await service.consumer('nop', 'traces')?.consume(done, consumeContext());
+    expect(rec.batches.get('capture')?.[2]).toBe(done);
+    expect(rec.batches.get('capture')?.[1]).toBe(logs);
     await service.shutdown();
   });
 });

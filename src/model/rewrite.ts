@@ -1,0 +1,35 @@
+// Copy-on-write for processors that change what rows share. A Resource, Scope or Metric is one
+// object for all the rows under it; a processor that changes one makes one new object per distinct
+// original within a batch, so the rows stay grouped as they came (a copy per row made store
+// encoding 16 times slower in a measurement, and would make every row its own resource on the wire).
+
+/**
+ * `change` applied once per distinct object: the same original always gives the same result. Make
+ * one per batch; a result equal to its original (the same object) keeps the original shared.
+ */
+export function sharedRewrite<T extends object>(change: (original: T) => T): (original: T) => T {
+  const done = new Map<T, T>();
+  return (original) => {
+    let result = done.get(original);
+    if (result === undefined) {
+      result = change(original);
+      done.set(original, result);
+    }
+    return result;
+  };
+}
+
+/**
+ * Rows with `change` applied, and the same array when no row changed: a processor that has nothing
+ * to do hands the batch on as it came.
+ */
+export function mapRows<R>(rows: readonly R[], change: (row: R) => R): readonly R[] {
+  let out: R[] | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as R;
+    const changed = change(row);
+    if (changed !== row && out === undefined) out = rows.slice(0, i);
+    out?.push(changed);
+  }
+  return out ?? rows;
+}
