@@ -14,7 +14,10 @@ export interface LogRow {
   readonly attributes: Attributes;
   readonly droppedAttributesCount: number;
   readonly flags: number;
-  /** Lower-case hex for OTLP; for simple JSON logs, the string the client sent. '' when absent. */
+  /**
+   * Lower-case hex, or '' when absent, as on every row. A simple JSON id sent in another form is in
+   * `attributes` as sent (src/simple/decode.ts).
+   */
   readonly traceId: string;
   readonly spanId: string;
   readonly eventName: string;

@@ -3,6 +3,7 @@
 import { newAttributes, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
 import type { LogRow } from '../model/logs.js';
 import type { Resource, Scope } from '../model/resource.js';
+import { normalizeHex } from '../otlp/hex.js';
 import { discarded, RecordBudget, TooManyRecords, type Decoded } from '../otlp/result.js';
 import { severityNumber } from './levels.js';
 import { parseTimestamp } from './time.js';
@@ -65,6 +66,22 @@ export function decodeSimpleLogs(body: Buffer, arrivalUnixNano: bigint, records 
   return out;
 }
 
+/**
+ * A row's trace and span ids mean one thing everywhere: lower-case hex, or ''. A client's id that
+ * is hex of the right length, in any case, is that id; the text as sent ("stored as given", the
+ * contract says) is kept in the record's attribute `trace_id`/`span_id` whenever it differs from
+ * that hex (another case, or not an id at all: a request id, say), where a Collector's json_parser
+ * would leave it too. The field wins over a context key of the same name.
+ */
+function id(value: unknown, bytes: number, attribute: string, attributes: MutableAttributes): string {
+  if (value === undefined || value === null) return '';
+  const sent = text(value);
+  if (sent === '') return '';
+  const hex = sent.length === bytes * 2 ? normalizeHex(sent) : undefined;
+  if (hex !== sent) attributes[attribute] = sent;
+  return hex ?? '';
+}
+
 /** The row for one item, or undefined when it has no usable message (or is not an object). */
 function toRow(item: unknown, arrivalUnixNano: bigint, resources: Map<string, Resource>, scopes: Map<string, Scope>): LogRow | undefined {
   if (!isObject(item)) return undefined;
@@ -88,6 +105,7 @@ function toRow(item: unknown, arrivalUnixNano: bigint, resources: Map<string, Re
   const traceId = pick(item, ['trace_id', 'traceId']);
   const spanId = pick(item, ['span_id', 'spanId']);
   const event = item['event'];
+  const attributes = isObject(context) ? flatten(context) : newAttributes();
   const row: LogRow = {
     resource,
     scope,
@@ -96,11 +114,11 @@ function toRow(item: unknown, arrivalUnixNano: bigint, resources: Map<string, Re
     severityNumber: typeof level === 'string' ? severityNumber(level) : 0,
     severityText,
     body: text(message),
-    attributes: isObject(context) ? flatten(context) : newAttributes(),
+    attributes,
     droppedAttributesCount: 0,
     flags: 0,
-    traceId: traceId === undefined ? '' : text(traceId),
-    spanId: spanId === undefined ? '' : text(spanId),
+    traceId: id(traceId, 16, 'trace_id', attributes),
+    spanId: id(spanId, 8, 'span_id', attributes),
     eventName: event === undefined || event === null ? '' : text(event),
   };
   return row;

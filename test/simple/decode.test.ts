@@ -27,20 +27,33 @@ describe('simple JSON: fields and aliases', () => {
       severityText: 'warn',
       timeUnixNano: 1_795_323_600_123_456_789n,
       observedTimeUnixNano: ARRIVAL,
-      traceId: 'not-hex-but-kept',
-      spanId: 'abc',
+      traceId: '',
+      spanId: '',
       eventName: 'payment.done',
       scope: { name: 'billing' },
     });
     expect({ ...row?.resource.attributes }).toEqual({ 'service.name': 'web' });
-    expect({ ...row?.attributes }).toEqual({ 'user.id': '42', 'user.roles': '["a"]', ok: 'true', none: 'null' });
+    // Ids that are not hex ids are kept as sent, in attributes: a row's trace id is hex or ''.
+    expect({ ...row?.attributes }).toEqual({ 'user.id': '42', 'user.roles': '["a"]', ok: 'true', none: 'null', trace_id: 'not-hex-but-kept', span_id: 'abc' });
+  });
+
+  it.each([
+    ['lower-case hex', '5b8efff798038103d269b633813fc60c', 'eee19b7ec3c1b174', '5b8efff798038103d269b633813fc60c', 'eee19b7ec3c1b174', {}],
+    ['upper-case hex: the id, and the text as sent', '5B8EFFF798038103D269B633813FC60C', 'EEE19B7EC3C1B174', '5b8efff798038103d269b633813fc60c', 'eee19b7ec3c1b174', { trace_id: '5B8EFFF798038103D269B633813FC60C', span_id: 'EEE19B7EC3C1B174' }],
+    ['hex of the wrong length', '5b8efff798038103', 'eee19b7ec3c1b174ff', '', '', { trace_id: '5b8efff798038103', span_id: 'eee19b7ec3c1b174ff' }],
+    ['empty', '', '', '', '', {}],
+    ['a number', 12, 34, '', '', { trace_id: '12', span_id: '34' }],
+  ])('ids: %s', (_name, trace, span, traceId, spanId, attributes) => {
+    const [row] = decode({ message: 'm', trace_id: trace, span_id: span, context: { trace_id: 'from context' } }).rows;
+    expect([row?.traceId, row?.spanId]).toEqual([traceId, spanId]);
+    expect({ ...row?.attributes }).toEqual({ trace_id: 'from context', ...attributes });
   });
 
   it('reads the aliases: body, severity, time, service_name, attributes, traceId, spanId', () => {
     const [row] = decode({ body: 'x', severity: 'ERROR', time: 1_700_000_000, service_name: 'api', attributes: { a: 1 }, traceId: 't', spanId: 's' }).rows;
-    expect(row).toMatchObject({ body: 'x', severityNumber: 17, severityText: 'ERROR', timeUnixNano: 1_700_000_000_000_000_000n, traceId: 't', spanId: 's' });
+    expect(row).toMatchObject({ body: 'x', severityNumber: 17, severityText: 'ERROR', timeUnixNano: 1_700_000_000_000_000_000n, traceId: '', spanId: '' });
+    expect({ ...row?.attributes }).toEqual({ a: '1', trace_id: 't', span_id: 's' });
     expect({ ...row?.resource.attributes }).toEqual({ 'service.name': 'api' });
-    expect({ ...row?.attributes }).toEqual({ a: '1' });
   });
 
   it.each([

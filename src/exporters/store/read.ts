@@ -113,16 +113,15 @@ export function* readRows(db: DatabaseSync, project: string, query: Query): Gene
     params.push(query.severityMin);
   }
   if (query.traceId !== undefined) {
-    // Hex ids are stored as bytes; a simple JSON id that is not hex, as the text it was.
+    // A row's trace id is hex, stored as bytes; a simple JSON log's id as it was sent, when that is
+    // not the same hex, is its attribute trace_id (src/simple/decode.ts).
     const hex = HEX_TRACE.test(query.traceId);
-    if (query.signal === 'logs') {
-      // A simple JSON id kept as text matches as given and in either case, as a hex id stored as bytes does.
-      where.push(hex ? 'trace_id IN (?, ?, ?, ?)' : 'trace_id = ?');
-      if (hex) params.push(Buffer.from(query.traceId, 'hex'), query.traceId, query.traceId.toLowerCase(), query.traceId.toUpperCase());
-      else params.push(query.traceId);
-    } else {
+    if (hex) {
       where.push('trace_id = ?');
-      params.push(hex ? Buffer.from(query.traceId, 'hex') : query.traceId);
+      params.push(Buffer.from(query.traceId, 'hex'));
+    } else {
+      where.push(query.signal === 'logs' ? "json_extract(attributes, '$.trace_id') = ?" : 'trace_id = ?');
+      params.push(query.traceId);
     }
   }
   if (query.q !== undefined) {

@@ -1,8 +1,8 @@
 // The store's tables: one per signal, every row carrying its project. Layout choices:
 // - times are INTEGER nanoseconds; a uint64 time past 2^63 - 1 (after the year 2262) is kept as 2^63 - 1;
 // - trace and span ids are 16- and 8-byte BLOBs (half the size of hex text, which is what makes the
-//   trace-id index cheap to maintain); an id a simple JSON client sent that is not lower-case hex
-//   is kept as the TEXT it was, in the same column (ANY in a STRICT table);
+//   trace-id index cheap to maintain), NULL for none; a simple JSON id sent in another form is in
+//   the log's attributes (src/simple/decode.ts), so the column holds only ids;
 // - attributes, resources, events, links, buckets are JSON text in the read API's form, so
 //   reading splices them into the answer without parsing;
 // - indexes serve the read API: (project, time) for every query, (project, service, time),

@@ -109,24 +109,25 @@ describe('store round trip', () => {
       severity_number: 13,
       severity_text: 'warn',
       body: '{"nested":[1,"two"]}',
-      attributes: { 'user.id': '7', 'user.roles': '["a","b"]', ok: 'true' },
+      // Ids as sent, where they are not the lower-case hex a row's ids are, are kept in attributes.
+      attributes: { 'user.id': '7', 'user.roles': '["a","b"]', ok: 'true', trace_id: 'not-a-hex-id', span_id: 'ABCDEF0123456789' },
       resource: { 'service.name': 'billing' },
       service_name: 'billing',
       scope_name: 'billing.worker',
-      trace_id: 'not-a-hex-id',
-      span_id: 'ABCDEF0123456789',
+      trace_id: '',
+      span_id: 'abcdef0123456789',
       event_name: 'invoice.sent',
     });
     expect(BigInt(row['observed_time_unix_nano'] as string)).toBeGreaterThan(1795165200123456789n);
   });
 
-  it('finds a simple JSON trace id sent in upper-case hex by either case, and shows it as sent', async () => {
+  it('finds a simple JSON trace id sent in upper-case hex by either case, and keeps it as sent in attributes', async () => {
     const id = '5B8EFFF798038103D269B633813FC60C';
     expect((await post('/api/v1/ingest', gw.keys['upper'] as string, 'application/json', JSON.stringify({ message: 'upper', trace_id: id }))).status).toBe(202);
     for (const asked of [id, id.toLowerCase()]) {
       const read = await gw.read('logs', gw.keys['upper'], { trace_id: asked, from: '1970-01-01T00:00:00Z' });
       expect(read.status).toBe(200);
-      expect(read.body.rows?.map((r) => [r['body'], r['trace_id']])).toEqual([['upper', id]]);
+      expect(read.body.rows?.map((r) => [r['body'], r['trace_id'], (r['attributes'] as Record<string, unknown>)['trace_id']])).toEqual([['upper', id.toLowerCase(), id]]);
     }
   });
 
@@ -134,7 +135,7 @@ describe('store round trip', () => {
     const id = '4bF92f3577b34da6a3ce929d0e0e4736';
     expect((await post('/api/v1/ingest', gw.keys['upper'] as string, 'application/json', JSON.stringify({ message: 'mixed', trace_id: id }))).status).toBe(202);
     const read = await gw.read('logs', gw.keys['upper'], { trace_id: id });
-    expect(read.body.rows?.map((r) => [r['body'], r['trace_id']])).toEqual([['mixed', id]]);
+    expect(read.body.rows?.map((r) => [r['body'], r['trace_id'], (r['attributes'] as Record<string, unknown>)['trace_id']])).toEqual([['mixed', id.toLowerCase(), id]]);
   });
 
   it('skips and counts records whose values SQLite could not hold, instead of answering 503 for ever', async () => {

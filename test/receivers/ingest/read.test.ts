@@ -433,7 +433,7 @@ describe('GET /api/v1/query/logs', () => {
     ['severity_min=21', { severity_min: '21' }, ['fatal: out of memory']],
     ['severity_min=24', { severity_min: '24' }, []],
     ['severity_min=debug', { severity_min: 'debug' }, ['typed attributes', KV_BODY, 'otlp order placed', 'simple with hex trace', 'fatal: out of memory', 'disk error on /dev/sda', 'user login failed', 'User login ok', 'boot sequence start']],
-    // trace_id: hex ids (OTLP, and a hex simple JSON id, both stored as bytes), non-hex simple JSON ids as given
+    // trace_id: hex ids (OTLP, and a hex simple JSON id, both stored as bytes), non-hex simple JSON ids as given (in attributes)
     ['trace_id=hex', { trace_id: TRACE_A }, [KV_BODY, 'otlp order placed', 'simple with hex trace']],
     ['trace_id=HEX (upper case)', { trace_id: TRACE_A.toUpperCase() }, [KV_BODY, 'otlp order placed', 'simple with hex trace']],
     ['trace_id=another hex', { trace_id: TRACE_B }, ['typed attributes']],
@@ -477,20 +477,20 @@ describe('GET /api/v1/query/logs', () => {
         severity_number: 9,
         severity_text: 'info',
         body: 'User login ok',
-        attributes: {},
+        attributes: { trace_id: 'req-abc-1', span_id: 'span-1' },
         dropped_attributes_count: 0,
         resource: { 'service.name': 'api' },
         scope_name: 'auth',
         scope_version: '',
         service_name: 'api',
-        trace_id: 'req-abc-1',
-        span_id: 'span-1',
+        trace_id: '',
+        span_id: '',
         flags: 0,
         event_name: 'login',
       },
     ]);
-    // The simple endpoint's context is flattened to string attributes.
-    expect((await rows('logs', { q: 'boot' })).rows.map((r) => r['attributes'])).toEqual([{ 'user.id': '42' }]);
+    // The simple endpoint's context is flattened to string attributes; an id that is not hex is kept there as sent.
+    expect((await rows('logs', { q: 'boot' })).rows.map((r) => r['attributes'])).toEqual([{ 'user.id': '42', trace_id: 'req-abc-1' }]);
   });
 
   it('answers the documented fields of an OTLP log, with hex ids lower-case', async () => {
