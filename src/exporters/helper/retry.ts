@@ -1,0 +1,99 @@
+// The retry loop of the exporter helper, as the Collector's retry sender: attempt, and on a
+// retryable failure wait max(backoff, Retry-After) and attempt again, until success, a permanent
+// failure, max_elapsed_time, or shutdown. It returns what it came to, so that the caller (the
+// queue) decides what "gave up" means: with a persistent queue, not a drop.
+import { ExponentialBackoff } from './backoff.js';
+import type { SendFailure, SendOutcome, SendSuccess } from './outcome.js';
+import type { RetryPolicy } from './retry-settings.js';
+
+/** Time as the loop sees it; tests pass a clock whose sleep returns at once and moves `now` on. */
+export interface Clock {
+  /** Milliseconds on a monotonic scale: only differences are used. */
+  now(): number;
+  /** Resolves after `ms`, or as soon as `signal` aborts. Never rejects. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+// setTimeout fires at once beyond this (about 24.8 days); a longer Retry-After waits this long.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal?.aborted === true) {
+        resolve();
+        return;
+      }
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(ms, LONGEST_TIMER_MS));
+      signal?.addEventListener('abort', done, { once: true });
+    }),
+};
+
+export type RetryResult =
+  | { kind: 'success'; outcome: SendSuccess; attempts: number }
+  /** The backend will never take this request: drop it (and count and log it). */
+  | { kind: 'permanent'; outcome: SendFailure; attempts: number }
+  /**
+   * Still retryable, but the loop stopped: retry_on_failure is disabled, or the next wait would end
+   * beyond max_elapsed_time. `outcome` is the last failure.
+   */
+  | { kind: 'gave_up'; reason: 'retry_disabled' | 'max_elapsed_time'; outcome: SendFailure; attempts: number; elapsedMs: number }
+  /** The signal aborted (shutdown): no further attempt was made. `outcome` is the last failure, if an attempt failed. */
+  | { kind: 'aborted'; outcome: SendFailure | undefined; attempts: number };
+
+export interface RetryEvent {
+  /** Attempts made so far (1 after the first). */
+  attempt: number;
+  /** The wait before the next attempt. */
+  delayMs: number;
+  outcome: SendFailure;
+}
+
+export interface RetryOptions {
+  /** Shutdown: ends a wait at once and starts no further attempt. */
+  signal?: AbortSignal;
+  clock?: Clock;
+  /** A number in [0, 1), for the jitter; Math.random by default. */
+  random?: () => number;
+  /** Called before each wait, for a log line ("will retry in …"). */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails permanently, or the policy or the signal stops it. An
+ * exception from `attempt` is a bug, not a failure to send: it propagates.
+ */
+export async function retry(attempt: () => Promise<SendOutcome>, policy: RetryPolicy, options: RetryOptions = {}): Promise<RetryResult> {
+  const { signal, onRetry } = options;
+  const clock = options.clock ?? systemClock;
+  const backoff = new ExponentialBackoff(policy, options.random);
+  const start = clock.now();
+  let attempts = 0;
+  let last: SendFailure | undefined;
+  // A function, not a narrowed property: the signal may abort during any await below.
+  const aborted = (): boolean => signal?.aborted === true;
+  for (;;) {
+    if (aborted()) return { kind: 'aborted', outcome: last, attempts };
+    const outcome = await attempt();
+    attempts++;
+    if (outcome.kind === 'success') return { kind: 'success', outcome, attempts };
+    if (outcome.kind === 'permanent') return { kind: 'permanent', outcome, attempts };
+    last = outcome;
+    if (aborted()) return { kind: 'aborted', outcome, attempts };
+    if (!policy.enabled) return { kind: 'gave_up', reason: 'retry_disabled', outcome, attempts, elapsedMs: clock.now() - start };
+    // The backend's Retry-After only ever lengthens the wait, as in the Collector.
+    const delayMs = Math.max(backoff.next(), outcome.retryAfterMs ?? 0);
+    const elapsedMs = clock.now() - start;
+    if (policy.maxElapsedTimeMs > 0 && elapsedMs + delayMs > policy.maxElapsedTimeMs) {
+      return { kind: 'gave_up', reason: 'max_elapsed_time', outcome, attempts, elapsedMs };
+    }
+    onRetry?.({ attempt: attempts, delayMs, outcome });
+    await clock.sleep(delayMs, signal);
+  }
+}
