@@ -1,0 +1,52 @@
+// One entry to every OTLP encoder, the inverse of decode.ts: (signal, encoding, rows) → an
+// Export*ServiceRequest body. Rows are only read; the encoders never change them.
+import type { RowOf } from '../model/batch.js';
+import { groupPoints, groupRows, type GroupOptions } from '../model/group.js';
+import type { Signal } from '../model/signal.js';
+import type { Encoding } from './decode.js';
+import { encodeLogsJson } from './json/encode-logs.js';
+import { encodeMetricsJson } from './json/encode-metrics.js';
+import { encodeTracesJson } from './json/encode-traces.js';
+import { encodeLogsProto } from './protobuf/encode-logs.js';
+import { encodeMetricsProto } from './protobuf/encode-metrics.js';
+import { encodeTracesProto } from './protobuf/encode-traces.js';
+import { Writer } from './protobuf/writer.js';
+
+export interface EncodeOptions {
+  /**
+   * 'identity' (the default): one ResourceX, ScopeX and Metric message per distinct object, which
+   * gives back the messages the rows were decoded from. 'value': objects equal by value share one
+   * message, for batches joined from several requests.
+   */
+  group?: 'identity' | 'value';
+}
+
+type Encoder<S extends Signal> = (rows: readonly RowOf<S>[], grouping: GroupOptions) => Buffer;
+
+// Encoding is synchronous and never re-entered, so one writer (and its grown buffer) serves every call.
+const writer = new Writer();
+
+function protobuf<G>(encode: (w: Writer, groups: G) => void, groups: G): Buffer {
+  writer.reset();
+  encode(writer, groups);
+  return writer.finish();
+}
+
+const ENCODERS: { [S in Signal]: Record<Encoding, Encoder<S>> } = {
+  logs: {
+    json: (rows, grouping) => Buffer.from(encodeLogsJson(groupRows(rows, grouping))),
+    protobuf: (rows, grouping) => protobuf(encodeLogsProto, groupRows(rows, grouping)),
+  },
+  traces: {
+    json: (rows, grouping) => Buffer.from(encodeTracesJson(groupRows(rows, grouping))),
+    protobuf: (rows, grouping) => protobuf(encodeTracesProto, groupRows(rows, grouping)),
+  },
+  metrics: {
+    json: (rows, grouping) => Buffer.from(encodeMetricsJson(groupPoints(rows, grouping))),
+    protobuf: (rows, grouping) => protobuf(encodeMetricsProto, groupPoints(rows, grouping)),
+  },
+};
+
+export function encodeOtlp<S extends Signal>(signal: S, encoding: Encoding, rows: readonly RowOf<S>[], options: EncodeOptions = {}): Buffer {
+  return (ENCODERS[signal] as Record<Encoding, Encoder<S>>)[encoding](rows, { byValue: options.group === 'value' });
+}
