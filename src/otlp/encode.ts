@@ -10,6 +10,8 @@ import { encodeTracesJson } from './json/encode-traces.js';
 import { encodeLogsProto } from './protobuf/encode-logs.js';
 import { encodeMetricsProto } from './protobuf/encode-metrics.js';
 import { encodeTracesProto } from './protobuf/encode-traces.js';
+import { JsonWriter } from './json/writer.js';
+import type { Output } from './output.js';
 import { Writer } from './protobuf/writer.js';
 
 export interface EncodeOptions {
@@ -23,27 +25,28 @@ export interface EncodeOptions {
 
 type Encoder<S extends Signal> = (rows: readonly RowOf<S>[], grouping: GroupOptions) => Buffer;
 
-// Encoding is synchronous and never re-entered, so one writer (and its grown buffer) serves every call.
-const writer = new Writer();
+// Encoding is synchronous and never re-entered, so one writer per encoding (and its grown buffer) serves every call.
+const protobufWriter = new Writer();
+const jsonWriter = new JsonWriter();
 
-function protobuf<G>(encode: (w: Writer, groups: G) => void, groups: G): Buffer {
-  writer.reset();
-  encode(writer, groups);
-  return writer.finish();
+function written<W extends Output, G>(w: W, encode: (w: W, groups: G) => void, groups: G): Buffer {
+  w.reset();
+  encode(w, groups);
+  return w.finish();
 }
 
 const ENCODERS: { [S in Signal]: Record<Encoding, Encoder<S>> } = {
   logs: {
-    json: (rows, grouping) => Buffer.from(encodeLogsJson(groupRows(rows, grouping))),
-    protobuf: (rows, grouping) => protobuf(encodeLogsProto, groupRows(rows, grouping)),
+    json: (rows, grouping) => written(jsonWriter, encodeLogsJson, groupRows(rows, grouping)),
+    protobuf: (rows, grouping) => written(protobufWriter, encodeLogsProto, groupRows(rows, grouping)),
   },
   traces: {
-    json: (rows, grouping) => Buffer.from(encodeTracesJson(groupRows(rows, grouping))),
-    protobuf: (rows, grouping) => protobuf(encodeTracesProto, groupRows(rows, grouping)),
+    json: (rows, grouping) => written(jsonWriter, encodeTracesJson, groupRows(rows, grouping)),
+    protobuf: (rows, grouping) => written(protobufWriter, encodeTracesProto, groupRows(rows, grouping)),
   },
   metrics: {
-    json: (rows, grouping) => Buffer.from(encodeMetricsJson(groupPoints(rows, grouping))),
-    protobuf: (rows, grouping) => protobuf(encodeMetricsProto, groupPoints(rows, grouping)),
+    json: (rows, grouping) => written(jsonWriter, encodeMetricsJson, groupPoints(rows, grouping)),
+    protobuf: (rows, grouping) => written(protobufWriter, encodeMetricsProto, groupPoints(rows, grouping)),
   },
 };
 

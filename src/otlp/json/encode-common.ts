@@ -1,103 +1,133 @@
-// OTLP common messages to OTLP/JSON text: AnyValue, KeyValue lists, Resource, InstrumentationScope,
-// and the Export*ServiceRequest nesting. As the OTLP/JSON spec has it: lowerCamelCase names,
-// 64-bit integers as decimal strings, ids as hex, bytes as base64, enums as integers, and every
-// field left out that the protobuf encoder leaves out, so the two encodings say the same.
-// Members are written as `,"name":value` and joined into an object by object().
+// OTLP common messages to OTLP/JSON: AnyValue, KeyValue lists, Resource, InstrumentationScope, and
+// the Export*ServiceRequest nesting around records. As the OTLP/JSON spec has it: lowerCamelCase
+// names, 64-bit integers as decimal strings, ids as hex, bytes as base64, enums as integers; and
+// every field the protobuf encoder leaves out is left out here, so the two encodings say the same.
 import type { AnyValue, Attributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
+import type { JsonWriter } from './writer.js';
 
-export const quote = (text: string): string => JSON.stringify(text);
-
-/** `{…}` around members each written with a leading comma. */
-export function object(members: string): string {
-  return members === '' ? '{}' : `{${members.slice(1)}}`;
-}
-
-/** A double as JSON: NaN and the infinities as the strings proto3's JSON mapping gives them, -0 kept. */
-export function double(n: number): string {
-  if (Number.isFinite(n)) return Object.is(n, -0) ? '-0' : String(n);
-  return `"${n}"`;
-}
-
-export function anyValue(value: AnyValue): string {
+export function writeAnyValue(w: JsonWriter, value: AnyValue): void {
+  w.open();
   switch (typeof value) {
     case 'string':
-      return `{"stringValue":${quote(value)}}`;
+      w.key('stringValue');
+      w.string(value);
+      break;
     case 'boolean':
-      return value ? '{"boolValue":true}' : '{"boolValue":false}';
+      w.key('boolValue');
+      w.bool(value);
+      break;
     case 'bigint':
-      return `{"intValue":"${value}"}`;
+      w.key('intValue');
+      w.quoted(value.toString());
+      break;
     case 'number':
-      return `{"doubleValue":${double(value)}}`;
+      w.key('doubleValue');
+      w.double(value);
+      break;
+    default:
+      if (value === null) break;
+      if (value instanceof Uint8Array) {
+        w.key('bytesValue');
+        w.quoted(Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64'));
+      } else if (Array.isArray(value)) {
+        const values = value as readonly AnyValue[];
+        w.key('arrayValue');
+        w.open();
+        if (values.length > 0) {
+          w.key('values');
+          w.openArray();
+          for (const item of values) {
+            w.item();
+            writeAnyValue(w, item);
+          }
+          w.closeArray();
+        }
+        w.close();
+      } else {
+        w.key('kvlistValue');
+        w.open();
+        writeAttributes(w, 'values', value as Attributes);
+        w.close();
+      }
   }
-  if (value === null) return '{}';
-  if (value instanceof Uint8Array) return `{"bytesValue":"${base64(value)}"}`;
-  if (Array.isArray(value)) {
-    const values = value as readonly AnyValue[];
-    return values.length === 0 ? '{"arrayValue":{}}' : `{"arrayValue":{"values":[${values.map(anyValue).join(',')}]}}`;
-  }
-  const list = keyValues(value as Attributes);
-  return list === '' ? '{"kvlistValue":{}}' : `{"kvlistValue":{"values":[${list}]}}`;
-}
-
-export function base64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-}
-
-/** KeyValue objects joined by commas; '' for an empty map. */
-function keyValues(attributes: Attributes): string {
-  let out = '';
-  for (const key in attributes) {
-    out += `${out === '' ? '' : ','}{${key === '' ? '' : `"key":${quote(key)},`}"value":${anyValue(attributes[key] as AnyValue)}}`;
-  }
-  return out;
+  w.close();
 }
 
 /** A map as a repeated KeyValue member; nothing for an empty one. */
-export function attributes(name: string, map: Attributes): string {
-  const list = keyValues(map);
-  return list === '' ? '' : `,"${name}":[${list}]`;
+export function writeAttributes(w: JsonWriter, name: string, attributes: Attributes): void {
+  const keys = Object.keys(attributes);
+  if (keys.length === 0) return;
+  w.key(name);
+  w.openArray();
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    w.item();
+    w.open();
+    writeString(w, 'key', key);
+    w.key('value');
+    writeAnyValue(w, attributes[key] as AnyValue);
+    w.close();
+  }
+  w.closeArray();
 }
 
-export function string(name: string, text: string): string {
-  return text === '' ? '' : `,"${name}":${quote(text)}`;
+export function writeString(w: JsonWriter, name: string, text: string): void {
+  if (text === '') return;
+  w.key(name);
+  w.string(text);
 }
 
-/** A 32-bit integer or enum member, as a JSON number. */
-export function int(name: string, n: number): string {
-  return n === 0 ? '' : `,"${name}":${n}`;
+/** A 32-bit integer or enum, as a JSON number. */
+export function writeInt(w: JsonWriter, name: string, n: number): void {
+  if (n === 0) return;
+  w.key(name);
+  w.raw(String(n));
 }
 
-/** A 64-bit integer member (times, counts), as a decimal string. */
-export function int64(name: string, n: bigint | number): string {
-  return n === 0n || n === 0 ? '' : `,"${name}":"${n}"`;
+/** A 64-bit integer (a time, a count), as a decimal string. */
+export function writeInt64(w: JsonWriter, name: string, n: bigint | number): void {
+  if (n === 0n || n === 0) return;
+  w.key(name);
+  w.quoted(n.toString());
 }
 
 /** A double without presence: left out when +0 only, as the protobuf encoder does. */
-export function doubleMember(name: string, n: number): string {
-  return n === 0 && !Object.is(n, -0) ? '' : `,"${name}":${double(n)}`;
+export function writeDouble(w: JsonWriter, name: string, n: number): void {
+  if (n === 0 && !Object.is(n, -0)) return;
+  w.key(name);
+  w.double(n);
 }
 
-export function optionalDouble(name: string, n: number | undefined): string {
-  return n === undefined ? '' : `,"${name}":${double(n)}`;
+export function writeOptionalDouble(w: JsonWriter, name: string, n: number | undefined): void {
+  if (n === undefined) return;
+  w.key(name);
+  w.double(n);
 }
 
 /** An id: already lower-case hex, which is what OTLP/JSON sends. */
-export function id(name: string, hex: string): string {
-  return hex === '' ? '' : `,"${name}":"${hex}"`;
+export function writeId(w: JsonWriter, name: string, hex: string): void {
+  if (hex === '') return;
+  w.key(name);
+  w.quoted(hex);
 }
 
-/** A list member of objects; nothing when empty. */
-export function list(name: string, items: readonly string[]): string {
-  return items.length === 0 ? '' : `,"${name}":[${items.join(',')}]`;
+function writeResource(w: JsonWriter, resource: Resource): void {
+  w.key('resource');
+  w.open();
+  writeAttributes(w, 'attributes', resource.attributes);
+  writeInt(w, 'droppedAttributesCount', resource.droppedAttributesCount);
+  w.close();
 }
 
-function resource(r: Resource): string {
-  return object(attributes('attributes', r.attributes) + int('droppedAttributesCount', r.droppedAttributesCount));
-}
-
-function scope(s: Scope): string {
-  return object(string('name', s.name) + string('version', s.version) + attributes('attributes', s.attributes) + int('droppedAttributesCount', s.droppedAttributesCount));
+function writeScope(w: JsonWriter, scope: Scope): void {
+  w.key('scope');
+  w.open();
+  writeString(w, 'name', scope.name);
+  writeString(w, 'version', scope.version);
+  writeAttributes(w, 'attributes', scope.attributes);
+  writeInt(w, 'droppedAttributesCount', scope.droppedAttributesCount);
+  w.close();
 }
 
 /** The names of one signal's nesting, e.g. resourceLogs, scopeLogs, logRecords. */
@@ -107,18 +137,34 @@ export interface ExportNames {
   records: string;
 }
 
-/** An Export*ServiceRequest as JSON text; `records` writes a scope's records, comma-joined, '' for none. */
-export function exportJson<C>(names: ExportNames, groups: Map<Resource, Map<Scope, C>>, records: (children: C) => string): string {
-  let out = '';
-  for (const [res, scopes] of groups) {
-    let scopeList = '';
-    for (const [sc, children] of scopes) {
-      const inner = records(children);
-      const members = `,"scope":${scope(sc)}${inner === '' ? '' : `,"${names.records}":[${inner}]`}${string('schemaUrl', sc.schemaUrl)}`;
-      scopeList += `${scopeList === '' ? '' : ','}${object(members)}`;
+/** An Export*ServiceRequest; `records` writes a scope's records, each after w.item(). */
+export function writeExport<C>(w: JsonWriter, names: ExportNames, groups: Map<Resource, Map<Scope, C>>, records: (w: JsonWriter, children: C) => void): void {
+  w.open();
+  if (groups.size > 0) {
+    w.key(names.resources);
+    w.openArray();
+    for (const [resource, scopes] of groups) {
+      w.item();
+      w.open();
+      writeResource(w, resource);
+      w.key(names.scopes);
+      w.openArray();
+      for (const [scope, children] of scopes) {
+        w.item();
+        w.open();
+        writeScope(w, scope);
+        w.key(names.records);
+        w.openArray();
+        records(w, children);
+        w.closeArray();
+        writeString(w, 'schemaUrl', scope.schemaUrl);
+        w.close();
+      }
+      w.closeArray();
+      writeString(w, 'schemaUrl', resource.schemaUrl);
+      w.close();
     }
-    const members = `,"resource":${resource(res)}${scopeList === '' ? '' : `,"${names.scopes}":[${scopeList}]`}${string('schemaUrl', res.schemaUrl)}`;
-    out += `${out === '' ? '' : ','}${object(members)}`;
+    w.closeArray();
   }
-  return out === '' ? '{}' : `{"${names.resources}":[${out}]}`;
+  w.close();
 }

@@ -1,47 +1,74 @@
 // Span rows → OTLP/JSON ExportTraceServiceRequest.
 import type { RowGroups } from '../../model/group.js';
 import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
-import { attributes, exportJson, id, int, int64, list, object, string } from './encode-common.js';
+import { writeAttributes, writeExport, writeId, writeInt, writeInt64, writeString } from './encode-common.js';
+import type { JsonWriter } from './writer.js';
 
 const NAMES = { resources: 'resourceSpans', scopes: 'scopeSpans', records: 'spans' };
 
-function event(e: SpanEvent): string {
-  return object(int64('timeUnixNano', e.timeUnixNano) + string('name', e.name) + attributes('attributes', e.attributes) + int('droppedAttributesCount', e.droppedAttributesCount));
+function writeEvent(w: JsonWriter, event: SpanEvent): void {
+  w.item();
+  w.open();
+  writeInt64(w, 'timeUnixNano', event.timeUnixNano);
+  writeString(w, 'name', event.name);
+  writeAttributes(w, 'attributes', event.attributes);
+  writeInt(w, 'droppedAttributesCount', event.droppedAttributesCount);
+  w.close();
 }
 
-function link(l: SpanLink): string {
-  return object(
-    id('traceId', l.traceId) +
-      id('spanId', l.spanId) +
-      string('traceState', l.traceState) +
-      attributes('attributes', l.attributes) +
-      int('droppedAttributesCount', l.droppedAttributesCount) +
-      int('flags', l.flags),
-  );
+function writeLink(w: JsonWriter, link: SpanLink): void {
+  w.item();
+  w.open();
+  writeId(w, 'traceId', link.traceId);
+  writeId(w, 'spanId', link.spanId);
+  writeString(w, 'traceState', link.traceState);
+  writeAttributes(w, 'attributes', link.attributes);
+  writeInt(w, 'droppedAttributesCount', link.droppedAttributesCount);
+  writeInt(w, 'flags', link.flags);
+  w.close();
 }
 
-function span(row: SpanRow): string {
-  return object(
-    id('traceId', row.traceId) +
-      id('spanId', row.spanId) +
-      string('traceState', row.traceState) +
-      id('parentSpanId', row.parentSpanId) +
-      string('name', row.name) +
-      int('kind', row.kind) +
-      int64('startTimeUnixNano', row.startTimeUnixNano) +
-      int64('endTimeUnixNano', row.endTimeUnixNano) +
-      attributes('attributes', row.attributes) +
-      int('droppedAttributesCount', row.droppedAttributesCount) +
-      list('events', row.events.map(event)) +
-      int('droppedEventsCount', row.droppedEventsCount) +
-      list('links', row.links.map(link)) +
-      int('droppedLinksCount', row.droppedLinksCount) +
-      // The SDKs and the Collector send a status on every span, unset or not.
-      `,"status":${object(string('message', row.statusMessage) + int('code', row.statusCode))}` +
-      int('flags', row.flags),
-  );
+function writeSpan(w: JsonWriter, row: SpanRow): void {
+  w.open();
+  writeId(w, 'traceId', row.traceId);
+  writeId(w, 'spanId', row.spanId);
+  writeString(w, 'traceState', row.traceState);
+  writeId(w, 'parentSpanId', row.parentSpanId);
+  writeString(w, 'name', row.name);
+  writeInt(w, 'kind', row.kind);
+  writeInt64(w, 'startTimeUnixNano', row.startTimeUnixNano);
+  writeInt64(w, 'endTimeUnixNano', row.endTimeUnixNano);
+  writeAttributes(w, 'attributes', row.attributes);
+  writeInt(w, 'droppedAttributesCount', row.droppedAttributesCount);
+  if (row.events.length > 0) {
+    w.key('events');
+    w.openArray();
+    for (const event of row.events) writeEvent(w, event);
+    w.closeArray();
+  }
+  writeInt(w, 'droppedEventsCount', row.droppedEventsCount);
+  if (row.links.length > 0) {
+    w.key('links');
+    w.openArray();
+    for (const link of row.links) writeLink(w, link);
+    w.closeArray();
+  }
+  writeInt(w, 'droppedLinksCount', row.droppedLinksCount);
+  // The SDKs and the Collector send a status on every span, unset or not.
+  w.key('status');
+  w.open();
+  writeString(w, 'message', row.statusMessage);
+  writeInt(w, 'code', row.statusCode);
+  w.close();
+  writeInt(w, 'flags', row.flags);
+  w.close();
 }
 
-export function encodeTracesJson(groups: RowGroups<SpanRow>): string {
-  return exportJson(NAMES, groups, (rows: SpanRow[]) => rows.map(span).join(','));
+export function encodeTracesJson(w: JsonWriter, groups: RowGroups<SpanRow>): void {
+  writeExport(w, NAMES, groups, (writer, rows: SpanRow[]) => {
+    for (const row of rows) {
+      writer.item();
+      writeSpan(writer, row);
+    }
+  });
 }
