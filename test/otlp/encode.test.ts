@@ -10,7 +10,7 @@ import { encodeOtlp } from '../../src/otlp/encode.js';
 import { ROOT } from '../helpers/cli.js';
 import { canonicalRows } from '../helpers/otlp.js';
 import { protobufjsView } from '../helpers/protobufjs-view.js';
-import { logRow, resource, scope, spanBatch, metricBatch } from '../helpers/rows.js';
+import { attrs, logRow, metricBatch, resource, scope, spanBatch } from '../helpers/rows.js';
 
 const ENCODINGS = ['json', 'protobuf'] as const;
 
@@ -192,6 +192,20 @@ describe('what the encoders write', () => {
     expect(text).toContain('"min":-0');
     expect(text).toContain('"zeroThreshold":-0');
     expect(Object.is((decodeOtlp('metrics', 'protobuf', encodeOtlp('metrics', 'protobuf', [exponential])).rows[0] as { zeroThreshold: number }).zeroThreshold, -0)).toBe(true);
+  });
+});
+
+describe('text neither encoding changes, and the one protobuf cannot carry', () => {
+  it('keeps control characters, quotes, backslashes and any Unicode in both encodings', () => {
+    const text = 'a\u0000\u001f"\\/\u007f\u2028é🎉';
+    const row = { ...logRow(0), body: text, attributes: attrs({ [text]: text }) };
+    for (const encoding of ENCODINGS) expect(decodeOtlp('logs', encoding, encodeOtlp('logs', encoding, [row])).rows).toEqual([row]);
+  });
+
+  it('keeps a lone surrogate in JSON (escaped) but not in protobuf, whose strings are UTF-8: it becomes U+FFFD there', () => {
+    const row = { ...logRow(0), body: 'x\ud800y' };
+    expect(decodeOtlp('logs', 'json', encodeOtlp('logs', 'json', [row])).rows).toEqual([row]);
+    expect(decodeOtlp('logs', 'protobuf', encodeOtlp('logs', 'protobuf', [row])).rows).toEqual([{ ...row, body: 'x\ufffdy' }]);
   });
 });
 
