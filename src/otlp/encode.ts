@@ -7,11 +7,11 @@ import type { Encoding } from './decode.js';
 import { encodeLogsJson } from './json/encode-logs.js';
 import { encodeMetricsJson } from './json/encode-metrics.js';
 import { encodeTracesJson } from './json/encode-traces.js';
+import { JsonWriter } from './json/writer.js';
+import type { Output } from './output.js';
 import { encodeLogsProto } from './protobuf/encode-logs.js';
 import { encodeMetricsProto } from './protobuf/encode-metrics.js';
 import { encodeTracesProto } from './protobuf/encode-traces.js';
-import { JsonWriter } from './json/writer.js';
-import type { Output } from './output.js';
 import { Writer } from './protobuf/writer.js';
 
 export interface EncodeOptions {
