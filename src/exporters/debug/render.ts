@@ -1,26 +1,13 @@
 // Text renderings of a batch for the debug exporter, after the Collector's normal and detailed marshalers.
 import type { AnyValue, Attributes } from '../../model/anyvalue.js';
-
 import type { Batch } from '../../model/batch.js';
+import { groupRows } from '../../model/group.js';
 import type { LogRow } from '../../model/logs.js';
 import type { DataPointRow } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanRow } from '../../model/traces.js';
 
 type Row = LogRow | SpanRow | DataPointRow;
-
-/** Rows grouped by their shared resource, then scope, in order of first appearance. */
-function groupRows<R extends Row>(rows: readonly R[]): Map<Resource, Map<Scope, R[]>> {
-  const groups = new Map<Resource, Map<Scope, R[]>>();
-  for (const row of rows) {
-    let scopes = groups.get(row.resource);
-    if (scopes === undefined) groups.set(row.resource, (scopes = new Map()));
-    let list = scopes.get(row.scope);
-    if (list === undefined) scopes.set(row.scope, (list = []));
-    list.push(row);
-  }
-  return groups;
-}
 
 function plain(value: AnyValue): string {
   if (typeof value === 'string') return value;
