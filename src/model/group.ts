@@ -1,6 +1,6 @@
 // Rows back into the nesting OTLP sends them in: resource → scope → records, and for metrics
 // → metric → points. Every exporter that writes OTLP-shaped output runs this on every batch.
-import type { AnyValue, Attributes } from './anyvalue.js';
+import { isAttributes, type AnyValue, type Attributes } from './anyvalue.js';
 import type { RowOf } from './batch.js';
 import type { DataPointRow, Metric } from './metrics.js';
 import type { Resource, Scope } from './resource.js';
@@ -123,8 +123,8 @@ function valueKey(value: AnyValue): string {
   if (typeof value === 'bigint') return `i${value}`;
   if (value === null) return 'n';
   if (value instanceof Uint8Array) return `b${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')}`;
-  if (Array.isArray(value)) return `[${value.map(valueKey).join(',')}]`;
-  return attributesKey(value);
+  if (isAttributes(value)) return attributesKey(value);
+  return `[${value.map(valueKey).join(',')}]`;
 }
 
 function attributesKey(attributes: Attributes): string {

@@ -3,7 +3,7 @@
 // reads the protobuf bytes as what the JSON encoder writes; and grouping by value undoes clones.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newAttributes, type AnyValue, type Attributes } from '../../src/model/anyvalue.js';
+import { isAttributes, newAttributes, type AnyValue, type Attributes } from '../../src/model/anyvalue.js';
 import type { RowOf } from '../../src/model/batch.js';
 import type { DataPointRow } from '../../src/model/metrics.js';
 import { SIGNALS, type Signal } from '../../src/model/signal.js';
@@ -34,8 +34,8 @@ function keysOf(signal: Signal): ((row: RowOf<Signal>) => unknown)[] {
 
 function cloneValue(value: AnyValue): AnyValue {
   if (value instanceof Uint8Array) return value.slice();
-  if (Array.isArray(value)) return value.map(cloneValue);
-  if (typeof value === 'object' && value !== null) return cloneAttributes(value);
+  if (typeof value === 'object' && value !== null && isAttributes(value)) return cloneAttributes(value);
+  if (Array.isArray(value)) return (value as readonly AnyValue[]).map(cloneValue);
   return value;
 }
 
