@@ -65,6 +65,8 @@ export class MemoryQueue<M> implements SendingQueue<M> {
           this.waitingTakes.delete(wake);
           resolve();
         };
+        // An abort that came while this take was busy has already fired.
+        if (signal?.aborted === true) return resolve();
         signal?.addEventListener('abort', wake, { once: true });
         this.waitingTakes.add(wake);
       });
