@@ -147,13 +147,17 @@ export class AckLog {
       this.pending = [];
       this.waiting = [];
       try {
-        if (this.file === undefined) throw new Error('the acknowledgement log is not open');
-        const frame = encodeRanges(rangesOf(ids));
-        await writeFully(this.file, [frame], this.size);
-        if (this.fsync) await this.file.datasync();
-        this.size += frame.length;
-        this.owed = [];
-        if (this.size - this.snapshotSize > SNAPSHOT_AFTER_BYTES) await this.snapshot();
+        if (this.file === undefined) {
+          // The snapshot at open could not be written (a full disk): it holds these ids too.
+          await this.snapshot();
+        } else {
+          const frame = encodeRanges(rangesOf(ids));
+          await writeFully(this.file, [frame], this.size);
+          if (this.fsync) await this.file.datasync();
+          this.size += frame.length;
+          this.owed = [];
+          if (this.size - this.snapshotSize > SNAPSHOT_AFTER_BYTES) await this.snapshot();
+        }
         for (const w of waiting) w.resolve();
       } catch (cause) {
         const error = new QueueStorageError(this.directory, cause);

@@ -9,6 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { QueueLockedError, type QueueHolder } from '../errors.js';
 
 const SQLITE_BUSY = 5;
+const SQLITE_FULL = 13;
 const POLL_MS = 50;
 export const LOCK_FILE = 'lock';
 
@@ -18,6 +19,7 @@ export interface QueueLock {
 }
 
 const isBusy = (error: unknown): boolean => (error as { errcode?: unknown }).errcode === SQLITE_BUSY;
+const isFull = (error: unknown): boolean => (error as { errcode?: unknown }).errcode === SQLITE_FULL;
 
 function readHolder(db: DatabaseSync): QueueHolder | undefined {
   try {
@@ -33,13 +35,21 @@ function tryLock(file: string, owner: string): DatabaseSync | 'busy' {
   const db = new DatabaseSync(file, { timeout: 0 });
   try {
     db.exec('BEGIN IMMEDIATE');
-    db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, host TEXT NOT NULL, owner TEXT NOT NULL, since TEXT NOT NULL)');
-    db.exec('DELETE FROM holder');
-    db.prepare('INSERT INTO holder (pid, host, owner, since) VALUES (?, ?, ?, ?)').run(process.pid, hostname(), owner, new Date().toISOString());
-    // A refused newcomer may be reading the row just written: the commit waits for it, briefly.
-    db.exec('PRAGMA busy_timeout = 1000');
-    db.exec('COMMIT');
-    db.exec('PRAGMA busy_timeout = 0');
+    try {
+      db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, host TEXT NOT NULL, owner TEXT NOT NULL, since TEXT NOT NULL)');
+      db.exec('DELETE FROM holder');
+      db.prepare('INSERT INTO holder (pid, host, owner, since) VALUES (?, ?, ?, ?)').run(process.pid, hostname(), owner, new Date().toISOString());
+      // A refused newcomer may be reading the row just written: the commit waits for it, briefly.
+      db.exec('PRAGMA busy_timeout = 1000');
+      db.exec('COMMIT');
+      db.exec('PRAGMA busy_timeout = 0');
+    } catch (error) {
+      // A full disk must not keep a queue from opening (delivering is what frees room): the lock
+      // is then held without the holder's row, and a refused newcomer names no one.
+      if (!isFull(error)) throw error;
+      // SQLite may have rolled back already.
+      if (db.isTransaction) db.exec('ROLLBACK');
+    }
     // Between the commit and this a newcomer may take it; then this one is the one refused.
     db.exec('BEGIN IMMEDIATE');
     return db;
