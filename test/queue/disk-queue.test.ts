@@ -1,11 +1,11 @@
-// The disk queue's contract, case by case: order, nack, restart, capacity by sizer,
-// block_on_overflow, group commit, segments removed once done, the directory lock, damage found at
+// The disk queue beyond the contract both queues share (contract.test.ts), case by case: restart,
+// group commit, segments removed once done, the directory lock, damage found at
 // open (logged once) and while reading, compaction on start, acknowledgements that fail to write.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { QueueDirectoryError, QueueFullError, QueueLockedError, QueueStorageError, ShuttingDownError } from '../../src/errors.js';
+import { QueueDirectoryError, QueueFullError, QueueLockedError, QueueStorageError } from '../../src/errors.js';
 import { DiskQueue, type DiskQueueOptions } from '../../src/queue/disk-queue.js';
 import type { TakenEntry } from '../../src/queue/types.js';
 import { memoryLogger } from '../helpers/logger.js';
@@ -39,24 +39,7 @@ async function takeN(queue: DiskQueue<Meta>, count: number): Promise<TakenEntry<
 
 const ns = (taken: (TakenEntry<Meta> | undefined)[]): (number | undefined)[] => taken.map((t) => t?.metadata.n);
 
-describe('disk queue: order, nack, restart', () => {
-  it('hands out entries oldest first with payload, metadata and items as given; nack puts one back first; ack removes it for good', async () => {
-    const queue = await open(newDir());
-    const ids = await Promise.all([1, 2, 3, 4].map((n) => queue.append(entry(n, 5 + n, n * 10))));
-    expect(ids).toEqual([1, 2, 3, 4]);
-    const [a, b, c] = await takeN(queue, 3);
-    expect(a).toEqual({ id: 1, payload: Buffer.alloc(6, 1), metadata: { n: 1, project: 'p1' }, items: 10 });
-    expect(ns([b, c])).toEqual([2, 3]);
-    queue.nack(3);
-    queue.nack(2);
-    await queue.ack(1);
-    expect(ns(await takeN(queue, 3))).toEqual([2, 3, 4]);
-    expect(queue.stats()).toMatchObject({ requests: 3, items: 90, bytes: 24, inFlight: 3 });
-    await expect(queue.ack(1)).rejects.toThrow('queue entry 1 is not taken');
-    expect(() => queue.nack(99)).toThrow('queue entry 99 is not taken');
-    await queue.close();
-  });
-
+describe('disk queue: restart', () => {
   it('after a restart delivers again what was taken and not acknowledged, in id order, and nothing acknowledged', async () => {
     const dir = newDir();
     const first = await open(dir);
@@ -70,6 +53,20 @@ describe('disk queue: order, nack, restart', () => {
     expect(second.stats()).toMatchObject({ requests: 4, inFlight: 0, recovery: { segments: 1, records: 4, corruptRecords: 0, tornBytes: 0 } });
     expect(ns(await takeN(second, 4))).toEqual([1, 3, 5, 6]);
     await second.close();
+  });
+
+  it('counts what it holds the same after a restart, in every unit', async () => {
+    const dir = newDir();
+    const first = await open(dir, { sizer: 'bytes', capacity: 100 });
+    await first.append(entry(1, 60, 4));
+    await first.append(entry(2, 30, 3));
+    await first.ack(((await first.take()) as TakenEntry<Meta>).id);
+    await first.append(entry(3, 50, 2));
+    await first.close();
+    const again = await open(dir, { sizer: 'bytes', capacity: 100 });
+    expect(again.stats()).toMatchObject({ size: 80, requests: 2, items: 5, bytes: 80 });
+    await expect(again.append(entry(4, 21))).rejects.toBeInstanceOf(QueueFullError);
+    await again.close();
   });
 
   it('gives new ids above every id acknowledged, also when every segment is gone', async () => {
@@ -89,73 +86,6 @@ describe('disk queue: order, nack, restart', () => {
     await fourth.close();
   });
 
-  it('take waits while the queue is empty, and resolves undefined once its signal aborts or the queue closes', async () => {
-    const queue = await open(newDir());
-    const waiting = queue.take();
-    await new Promise((resolve) => setImmediate(resolve));
-    await queue.append(entry(7));
-    expect(ns([await waiting])).toEqual([7]);
-    const controller = new AbortController();
-    const aborted = queue.take(controller.signal);
-    controller.abort();
-    expect(await aborted).toBeUndefined();
-    const closing = queue.take();
-    await queue.close();
-    expect(await closing).toBeUndefined();
-    expect(await queue.take()).toBeUndefined();
-    await expect(queue.append(entry(8))).rejects.toBeInstanceOf(ShuttingDownError);
-  });
-});
-
-describe('disk queue: capacity', () => {
-  it('counts by requests, items or bytes, refuses what does not fit with QueueFullError (retryable), and frees room on ack, not on take', async () => {
-    const cases = [
-      { sizer: 'requests', capacity: 3, sizes: [entry(1), entry(2), entry(3)], over: entry(4), size: 3, afterRestart: 3 },
-      { sizer: 'items', capacity: 10, sizes: [entry(1, 1, 4), entry(2, 1, 6)], over: entry(3, 1, 1), size: 10, afterRestart: 7 },
-      { sizer: 'bytes', capacity: 100, sizes: [entry(1, 60), entry(2, 40)], over: entry(3, 1), size: 100, afterRestart: 41 },
-    ] as const;
-    for (const c of cases) {
-      const dir = newDir();
-      const queue = await open(dir, { sizer: c.sizer, capacity: c.capacity });
-      for (const e of c.sizes) await queue.append(e);
-      const refusal = await queue.append(c.over).catch((error: unknown) => error);
-      expect(refusal).toBeInstanceOf(QueueFullError);
-      expect(refusal).toMatchObject({ code: 'QUEUE_FULL', retryable: true, message: `the sending queue is full (queue_size ${c.capacity} ${c.sizer}); nothing queued is dropped to make room` });
-      expect(queue.stats()).toMatchObject({ sizer: c.sizer, capacity: c.capacity, size: c.size });
-      const [taken] = await takeN(queue, 1);
-      await expect(queue.append(c.over)).rejects.toBeInstanceOf(QueueFullError);
-      await queue.ack((taken as TakenEntry<Meta>).id);
-      await queue.append(c.over);
-      await queue.close();
-      // What is queued counts the same after a restart.
-      const again = await open(dir, { sizer: c.sizer, capacity: c.capacity });
-      expect(again.stats().size).toBe(c.afterRestart);
-      await again.close();
-    }
-  });
-
-  it('with block_on_overflow waits for room in arrival order; an abort refuses with QueueFullError, close with ShuttingDownError; an entry larger than the queue is refused at once', async () => {
-    const queue = await open(newDir(), { sizer: 'items', capacity: 10, blockOnOverflow: true });
-    await queue.append(entry(1, 1, 6));
-    await queue.append(entry(2, 1, 4));
-    const order: number[] = [];
-    const third = queue.append(entry(3, 1, 5)).then(() => order.push(3));
-    const fourth = queue.append(entry(4, 1, 1)).then(() => order.push(4));
-    const controller = new AbortController();
-    const fifth = queue.append(entry(5, 1, 1), { signal: controller.signal });
-    await expect(queue.append(entry(6, 1, 11))).rejects.toBeInstanceOf(QueueFullError);
-    controller.abort();
-    await expect(fifth).rejects.toBeInstanceOf(QueueFullError);
-    const [first] = await takeN(queue, 1);
-    await queue.ack((first as TakenEntry<Meta>).id);
-    await Promise.all([third, fourth]);
-    // The 1-item entry fitted earlier, but waited its turn behind the 5-item one.
-    expect(order).toEqual([3, 4]);
-    expect(queue.stats().size).toBe(10);
-    const waiting = queue.append(entry(7, 1, 1)).catch((error: unknown) => error);
-    await queue.close();
-    expect(await waiting).toBeInstanceOf(ShuttingDownError);
-  });
 });
 
 describe('disk queue: writing', () => {
