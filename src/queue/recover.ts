@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import type { Logger } from 'pino';
 import { errorMessage } from '../errors.js';
 import { writeFully, type QueueDisk } from './disk.js';
-import { RECORD_HEADER, RECORD_MAGIC, recordAt, scanFrames, type DamagedSpan } from './frame.js';
+import { RECORD_HEADER, RECORD_MAGIC, recordAt, scanFrames, type RecordHeader } from './frame.js';
 import type { IdSet } from './idset.js';
 import { newSegment, parseSegmentName, SegmentList, type Segment } from './segments.js';
 
@@ -52,15 +52,6 @@ interface Options {
   /** Also rewrite segments that are partly acknowledged, keeping only what is still to deliver. */
   compact: boolean;
   logger: Logger | undefined;
-}
-
-/** A whole record found: where it is and what it holds. */
-interface Found {
-  at: number;
-  length: number;
-  id: number;
-  items: number;
-  payloadBytes: number;
 }
 
 export async function recoverSegments(options: Options): Promise<RecoveredQueue> {
@@ -120,57 +111,81 @@ async function recoverSegment(options: Options, result: RecoveredQueue, segment:
     return segment;
   }
 
-  const found: Found[] = [];
+  // One pass that keeps nothing per record (a segment holds tens of thousands): whatever lies
+  // between one whole record and the next is damage, and the ids missing there are what it cost.
   let lastId = segment.firstId - 1;
-  const damaged = scanFrames(buf, RECORD_MAGIC, RECORD_HEADER, (at) => {
+  let expected = 0;
+  let ackedSeen = false;
+  let damaged = false;
+  const isRecord = (at: number): RecordHeader | undefined => {
     const record = recordAt(buf, at);
-    if (record === undefined || record.id <= lastId || (following !== undefined && record.id >= following)) return false;
+    return record === undefined || record.id <= lastId || (following !== undefined && record.id >= following) ? undefined : record;
+  };
+  scanFrames(buf, RECORD_MAGIC, RECORD_HEADER, (at) => {
+    const record = isRecord(at);
+    if (record === undefined) return false;
+    if (at !== expected) {
+      damaged = true;
+      result.recovery.corruptRecords += markLost(result, acked, lastId + 1, record.id);
+      result.recovery.corruptBytes += at - expected;
+    }
     lastId = record.id;
-    found.push({ at, length: record.length, id: record.id, items: record.items, payloadBytes: record.length - RECORD_HEADER - record.metaLength });
+    expected = at + record.length;
+    segment.records++;
+    if (acked.has(record.id)) {
+      segment.done++;
+      ackedSeen = true;
+    } else {
+      result.recovery.records++;
+      result.requests++;
+      result.items += record.items;
+      result.bytes += record.length - RECORD_HEADER - record.metaLength;
+    }
     return true;
   });
-
-  // The end of the newest segment past its last whole record is a torn write, not damage: its
-  // record was never acknowledged to anyone, and its id is given again.
-  const last = found[found.length - 1];
-  const validEnd = last === undefined ? 0 : last.at + last.length;
-  let torn: DamagedSpan | undefined;
-  if (following === undefined && damaged.length > 0 && (damaged[damaged.length - 1] as DamagedSpan).end === buf.length && (damaged[damaged.length - 1] as DamagedSpan).start >= validEnd) {
-    torn = damaged.pop();
-  }
-  for (const span of damaged) {
-    const before = found.filter((f) => f.at < span.start).pop();
-    const after = found.find((f) => f.at >= span.end);
-    const start = before === undefined ? segment.firstId : before.id + 1;
-    const end = after?.id ?? (following as number);
-    result.recovery.corruptRecords += markLost(result, acked, start, end);
-    result.recovery.corruptBytes += span.end - span.start;
-  }
-  if (torn !== undefined) result.recovery.tornBytes += torn.end - torn.start;
-  if (following === undefined) segment.nextId = lastId + 1;
-
-  const partlyDone = found.some((f) => acked.has(f.id)) && found.some((f) => !acked.has(f.id));
-  const keep = options.compact && partlyDone ? found.filter((f) => !acked.has(f.id)) : found;
-  let rewritten = false;
-  if (damaged.length > 0 || keep !== found) rewritten = await rewrite(options, segment.path, buf, keep, damaged.length > 0);
-  else if (torn !== undefined) await cutTornEnd(options, segment.path, validEnd);
-
-  // A rewrite that failed left the file as it was: the reader then meets the damage again but
-  // counts nothing twice (the lost ids are done now), and never reads past the last whole record.
-  const layout = rewritten ? keep : found;
-  for (const f of layout) {
-    segment.records++;
-    if (rewritten) segment.end += f.length;
-    if (acked.has(f.id)) {
-      segment.done++;
-      continue;
+  const validEnd = expected;
+  let torn = false;
+  if (validEnd < buf.length) {
+    if (following === undefined) {
+      // The end of the newest segment past its last whole record is a torn write, not damage:
+      // its record was never acknowledged to anyone, and its id is given again.
+      torn = true;
+      result.recovery.tornBytes += buf.length - validEnd;
+    } else {
+      damaged = true;
+      result.recovery.corruptRecords += markLost(result, acked, lastId + 1, following);
+      result.recovery.corruptBytes += buf.length - validEnd;
     }
-    result.recovery.records++;
-    result.requests++;
-    result.items += f.items;
-    result.bytes += f.payloadBytes;
   }
-  if (!rewritten) segment.end = validEnd;
+  if (following === undefined) segment.nextId = lastId + 1;
+  segment.end = validEnd;
+
+  const compact = options.compact && ackedSeen && segment.done < segment.records;
+  if (damaged || compact) {
+    // Rare: the records to keep, found again, and written to a new file.
+    const keep: [number, number][] = [];
+    let keptDone = 0;
+    lastId = segment.firstId - 1;
+    scanFrames(buf, RECORD_MAGIC, RECORD_HEADER, (at) => {
+      const record = isRecord(at);
+      if (record === undefined) return false;
+      lastId = record.id;
+      const done = acked.has(record.id);
+      if (compact && done) return true;
+      if (done) keptDone++;
+      keep.push([at, record.length]);
+      return true;
+    });
+    // A rewrite that failed left the file as it was: the reader then meets the damage again but
+    // counts nothing twice (the lost ids are done now), and never reads past the last whole record.
+    if (await rewrite(options, segment.path, buf, keep, damaged)) {
+      segment.records = keep.length;
+      segment.done = keptDone;
+      segment.end = keep.reduce((sum, [, length]) => sum + length, 0);
+    }
+  } else if (torn) {
+    await cutTornEnd(options, segment.path, validEnd);
+  }
   return segment;
 }
 
@@ -178,7 +193,7 @@ async function recoverSegment(options: Options, result: RecoveredQueue, segment:
  * Writes the kept records to a new file and renames it over the segment; the damaged original
  * goes to corrupt/ when `setAsideOriginal`. Whether it did.
  */
-async function rewrite(options: Options, path: string, buf: Buffer, keep: Found[], setAsideOriginal: boolean): Promise<boolean> {
+async function rewrite(options: Options, path: string, buf: Buffer, keep: [number, number][], setAsideOriginal: boolean): Promise<boolean> {
   const { disk, directory, fsync, logger } = options;
   const tmp = `${path}.tmp`;
   try {
@@ -186,7 +201,7 @@ async function rewrite(options: Options, path: string, buf: Buffer, keep: Found[
     try {
       await writeFully(
         file,
-        keep.map((f) => buf.subarray(f.at, f.at + f.length)),
+        keep.map(([at, length]) => buf.subarray(at, at + length)),
         0,
       );
       if (fsync) await file.datasync();
