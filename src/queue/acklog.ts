@@ -9,7 +9,7 @@ import { writeFully, type QueueDisk, type QueueFile } from './disk.js';
 import { ACK_MAGIC, FRAME_PREFIX, scanFrames } from './frame.js';
 import { IdSet } from './idset.js';
 
-export const ACK_LOG = 'acks.log';
+const ACK_LOG = 'acks.log';
 const SNAPSHOT_TMP = 'acks.log.tmp';
 /** The log is rewritten as a snapshot once it passes this many bytes more than its last snapshot. */
 const SNAPSHOT_AFTER_BYTES = 1 << 20;

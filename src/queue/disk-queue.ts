@@ -6,7 +6,7 @@
 // never the queue itself. src/queue/README.md has the layout and the reasons.
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { errorMessage, QueueDirectoryError, QueueLockedError, ShuttingDownError, type QueueStorageError } from '../errors.js';
+import { errorMessage, QueueDirectoryError, QueueLockedError, QueueStorageError, ShuttingDownError } from '../errors.js';
 import { AckLog, readAckLog } from './acklog.js';
 import { Appender, type PendingAppend } from './appender.js';
 import { Capacity } from './capacity.js';
@@ -41,7 +41,7 @@ export interface DiskQueueOptions {
   disk?: QueueDisk;
 }
 
-export const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
+const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
 const UNUSABLE_DIRECTORY = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'ELOOP', 'ENAMETOOLONG']);
 
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | undefined)?.code;
@@ -256,13 +256,24 @@ export class DiskQueue<M> implements SendingQueue<M> {
     return read;
   }
 
+  /** The next record to hand out; a disk that cannot be read is a QueueStorageError, and leaves the record where it was. */
   private async readNext(): Promise<ReadRecord | undefined> {
-    for (let again = this.redeliver.shift(); again !== undefined; again = this.redeliver.shift()) {
-      const record = await this.reader.readAt(again).catch(() => undefined);
-      if (record !== undefined) return record;
-      this.lost(again.segment, [[again.id, again.id + 1]], again.length);
+    try {
+      for (let again = this.redeliver.shift(); again !== undefined; again = this.redeliver.shift()) {
+        let record: ReadRecord | undefined;
+        try {
+          record = await this.reader.readAt(again);
+        } catch (error) {
+          this.redeliver.unshift(again);
+          throw error;
+        }
+        if (record !== undefined) return record;
+        this.lost(again.segment, [[again.id, again.id + 1]], again.length);
+      }
+      return await this.reader.next();
+    } catch (error) {
+      throw new QueueStorageError(this.options.directory, error);
     }
-    return this.reader.next();
   }
 
   private somethingToTake(signal: AbortSignal | undefined): Promise<void> {

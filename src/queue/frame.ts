@@ -43,7 +43,7 @@ export function writeRecordHeader(into: Buffer, at: number, id: number, items: n
 }
 
 /** A whole frame with `magic` at `at` in `buf`, checksum checked: its length, or 0 when there is none. */
-export function frameAt(buf: Buffer, at: number, magic: number, minLength: number): number {
+function frameAt(buf: Buffer, at: number, magic: number, minLength: number): number {
   if (at + FRAME_PREFIX > buf.length || buf.readUInt32LE(at) !== magic) return 0;
   const length = buf.readUInt32LE(at + 8);
   if (length < minLength || at + length > buf.length) return 0;

@@ -6,10 +6,6 @@ export class IdSet {
   /** [start0, end0, start1, end1, ...]: each range holds start..end-1; ranges neither touch nor overlap. */
   private bounds: number[] = [];
 
-  get rangeCount(): number {
-    return this.bounds.length / 2;
-  }
-
   /** The index of the first range whose end is above `id`. */
   private firstEndingAbove(id: number): number {
     let lo = 0;
@@ -45,18 +41,6 @@ export class IdSet {
       last++;
     }
     this.bounds.splice(2 * first, 2 * (last - first), lo, hi);
-  }
-
-  /** How many ids of start..end-1 are not in the set. */
-  countMissing(start: number, end: number): number {
-    let missing = Math.max(0, end - start);
-    for (let i = this.firstEndingAbove(start); i < this.bounds.length / 2; i++) {
-      const lo = Math.max(start, this.bounds[2 * i] as number);
-      const hi = Math.min(end, this.bounds[2 * i + 1] as number);
-      if (lo >= end) break;
-      missing -= hi - lo;
-    }
-    return missing;
   }
 
   /** The ids of start..end-1 that are not in the set, as ranges [start, end). */

@@ -11,7 +11,7 @@ import { QueueLockedError, type QueueHolder } from '../errors.js';
 const SQLITE_BUSY = 5;
 const SQLITE_FULL = 13;
 const POLL_MS = 50;
-export const LOCK_FILE = 'lock';
+const LOCK_FILE = 'lock';
 
 export interface QueueLock {
   /** Lets go; idempotent. */

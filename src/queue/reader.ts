@@ -98,6 +98,8 @@ export class RecordReader {
   private async load(segment: Segment, offset: number, length: number): Promise<boolean> {
     if (offset >= this.chunkStart && offset + length <= this.chunkStart + this.chunkLength) return true;
     this.file ??= await this.disk.open(segment.path, 'r');
+    // Nothing in the chunk is to be trusted should the read fail.
+    this.chunkLength = 0;
     this.chunkStart = offset;
     this.chunkLength = await readUpTo(this.file, this.chunk, Math.min(CHUNK, segment.end - offset), offset);
     return offset + length <= this.chunkStart + this.chunkLength;

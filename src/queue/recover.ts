@@ -12,7 +12,7 @@ import { RECORD_HEADER, RECORD_MAGIC, recordAt, scanFrames, type RecordHeader } 
 import type { IdSet } from './idset.js';
 import { newSegment, parseSegmentName, SegmentList, type Segment } from './segments.js';
 
-export const CORRUPT_DIR = 'corrupt';
+const CORRUPT_DIR = 'corrupt';
 
 /** What open found, for stats and the one log line. */
 export interface QueueRecovery {

@@ -22,7 +22,7 @@ export interface Segment {
   removed: boolean;
 }
 
-export function segmentName(firstId: number): string {
+function segmentName(firstId: number): string {
   return `${String(firstId).padStart(16, '0')}.seg`;
 }
 

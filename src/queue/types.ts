@@ -4,7 +4,6 @@ import type { QueueRecovery } from './recover.js';
 
 /** The Collector's sending_queue.sizer: what queue_size counts. */
 export type QueueSizer = 'requests' | 'items' | 'bytes';
-export const QUEUE_SIZERS: readonly QueueSizer[] = ['requests', 'items', 'bytes'];
 
 /**
  * One entry as the queue keeps it, never looking inside: an encoded batch and what travels with
@@ -61,7 +60,11 @@ export interface SendingQueue<M> {
    * ShuttingDownError once the queue is closing.
    */
   append(entry: QueueEntry<M>, options?: AppendOptions): Promise<number>;
-  /** The oldest entry not taken; waits while there is none. Resolves undefined once `signal` aborts or the queue closes. */
+  /**
+   * The oldest entry not taken; waits while there is none. Resolves undefined once `signal` aborts
+   * or the queue closes; rejects with QueueStorageError when the disk cannot be read (the entry
+   * stays where it was, and the next take tries it again).
+   */
   take(signal?: AbortSignal): Promise<TakenEntry<M> | undefined>;
   /**
    * The entry is done (delivered, or dropped for good): it leaves the queue and its room is free

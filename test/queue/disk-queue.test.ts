@@ -144,6 +144,30 @@ describe('disk queue: writing', () => {
   });
 });
 
+describe('disk queue: reading', () => {
+  it('refuses a take with QueueStorageError when the disk cannot be read, and hands the same entry to the next take', async () => {
+    const dir = newDir();
+    const first = await open(dir);
+    for (let n = 1; n <= 2; n++) await first.append(entry(n));
+    await first.close();
+    const disk = testDisk();
+    const queue = await open(dir, { disk });
+    disk.fault = (op) => (op === 'read' ? 'EIO' : undefined);
+    await expect(queue.take()).rejects.toMatchObject({ code: 'QUEUE_STORAGE_FAILED', errno: 'EIO' });
+    disk.fault = undefined;
+    const [taken] = await takeN(queue, 1);
+    expect(ns([taken])).toEqual([1]);
+    // The same for an entry given back.
+    queue.nack(1);
+    disk.fault = (op) => (op === 'read' ? 'EIO' : undefined);
+    await expect(queue.take()).rejects.toMatchObject({ errno: 'EIO' });
+    disk.fault = undefined;
+    expect(ns(await takeN(queue, 2))).toEqual([1, 2]);
+    expect(queue.stats()).toMatchObject({ requests: 2, inFlight: 2, corruptRecords: 0 });
+    await queue.close();
+  });
+});
+
 describe('disk queue: the directory', () => {
   it('has one writer: a second open waits its timeout, then QueueLockedError names the holder; once closed it opens', async () => {
     const dir = newDir();

@@ -45,7 +45,7 @@ const SAFE = /[A-Za-z0-9._-]/;
  * A name made safe as a file name as the Collector's filestorage makes it: every character but
  * letters, digits, `.`, `-` and `_` becomes `~` and its code point in four (or more) hex digits.
  */
-export function sanitizeName(name: string): string {
+function sanitizeName(name: string): string {
   let out = '';
   for (const char of name) out += SAFE.test(char) ? char : `~${(char.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`;
   return out;
