@@ -182,7 +182,12 @@ export class DiskQueue<M> implements SendingQueue<M> {
   append(entry: QueueEntry<M>, options?: AppendOptions): Promise<number> {
     if (this.closing) return Promise.reject(new ShuttingDownError());
     if (!Number.isInteger(entry.items) || entry.items < 0 || entry.items > 0xffff_ffff) return Promise.reject(new RangeError(`an entry's items must be a whole number from 0, not ${entry.items}`));
-    const meta = Buffer.from(JSON.stringify(entry.metadata) ?? 'null');
+    let meta: Buffer;
+    try {
+      meta = Buffer.from(JSON.stringify(entry.metadata) ?? 'null');
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const size = sizeOf(this.options.sizer, entry);
     const admitted = this.capacity.admit(size, options?.signal);
     const submit = (): Promise<number> => {
@@ -268,7 +273,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
           throw error;
         }
         if (record !== undefined) return record;
-        this.lost(again.segment, [[again.id, again.id + 1]], again.length);
+        this.lost(again.segment, [[again.id, again.id + 1]], again.length, again.items, again.payloadBytes);
       }
       return await this.reader.next();
     } catch (error) {
@@ -336,8 +341,8 @@ export class DiskQueue<M> implements SendingQueue<M> {
     void removal.then(() => this.removing.delete(removal));
   }
 
-  /** Records found damaged while reading: done, counted, logged. */
-  private lost(segment: Segment, ranges: [number, number][], damagedBytes: number): void {
+  /** Records found damaged while reading: done, counted, logged. Their items and bytes are known only for one read before. */
+  private lost(segment: Segment, ranges: [number, number][], damagedBytes: number, items = 0, bytes = 0): void {
     let count = 0;
     const ids: number[] = [];
     for (const [start, end] of ranges) {
@@ -349,7 +354,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
     this.corruptRecords += count;
     this.options.logger?.error({ file: segment.path, records: count, bytes: damagedBytes }, 'Sending queue records found damaged while reading; set aside');
     this.ackLog.recordQuietly(ids);
-    this.finish(segment, count, 0, 0);
+    this.finish(segment, count, items, bytes);
   }
 
   async close(): Promise<void> {

@@ -50,8 +50,10 @@ export class RecordReader {
       const segment = await this.current();
       if (segment === undefined) return undefined;
       if (this.offset >= segment.end) {
-        if (!segment.sealed) return undefined;
-        await this.moveTo(this.segments.after(segment));
+        const following = segment.sealed ? this.segments.after(segment) : undefined;
+        // Sealed, but the segment after it is not written yet: stay, and go on from here.
+        if (following === undefined) return undefined;
+        await this.moveTo(following);
         continue;
       }
       const record = await this.readAtCursor(segment);
@@ -79,18 +81,28 @@ export class RecordReader {
     return { ...location, meta: buf.toString('utf8', RECORD_HEADER, RECORD_HEADER + header.metaLength), payload: buf.subarray(RECORD_HEADER + header.metaLength) };
   }
 
+  /**
+   * The segment the reader is in. It never forgets where it is: a segment removed under it (all
+   * done) is left for the one after it once there is one, never for the first again.
+   */
   private async current(): Promise<Segment | undefined> {
-    if (this.segment === undefined) await this.moveTo(this.segments.first());
-    else if (this.segment.removed) await this.moveTo(this.segments.after(this.segment));
+    if (this.segment === undefined) {
+      const first = this.segments.first();
+      if (first !== undefined) await this.moveTo(first);
+    } else if (this.segment.removed) {
+      const following = this.segments.after(this.segment);
+      if (following === undefined) return undefined;
+      await this.moveTo(following);
+    }
     return this.segment;
   }
 
-  private async moveTo(segment: Segment | undefined): Promise<void> {
+  private async moveTo(segment: Segment): Promise<void> {
     await this.file?.close().catch(() => undefined);
     this.file = undefined;
     this.segment = segment;
     this.offset = 0;
-    this.lastId = segment === undefined ? 0 : segment.firstId - 1;
+    this.lastId = segment.firstId - 1;
     this.chunkLength = 0;
   }
 

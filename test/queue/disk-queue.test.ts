@@ -55,6 +55,24 @@ describe('disk queue: restart', () => {
     await second.close();
   });
 
+  it('after a restart, once everything is taken, waits for new entries instead of handing out taken ones again', async () => {
+    const dir = newDir();
+    const first = await open(dir, { segmentBytes: 200 });
+    for (let n = 1; n <= 3; n++) await first.append(entry(n, 100));
+    await first.close();
+    const second = await open(dir, { segmentBytes: 200 });
+    expect(ns(await takeN(second, 3))).toEqual([1, 2, 3]);
+    // Segment 3 is the last, sealed at open, with no segment after it yet.
+    const waiting = second.take();
+    await new Promise((resolve) => setImmediate(resolve));
+    await second.ack(1);
+    await second.ack(2);
+    expect(await second.append(entry(4, 100))).toBe(4);
+    expect(ns([await waiting])).toEqual([4]);
+    expect(second.stats()).toMatchObject({ requests: 2, inFlight: 2 });
+    await second.close();
+  });
+
   it('counts what it holds the same after a restart, in every unit', async () => {
     const dir = newDir();
     const first = await open(dir, { sizer: 'bytes', capacity: 100 });

@@ -1,4 +1,5 @@
-// The disk queue against an in-memory model, over random sequences of append, take, ack, nack,
+// The disk queue against an in-memory model, over random sequences of append, take (also one
+// that has to wait for the next append), ack, nack,
 // restart, crash (the process dies: nothing more reaches the disk, appends and acknowledgements
 // under way may or may not have), a torn last write (the newest segment cut inside its last
 // record, or garbage after it) and a damaged record in the middle (one bit flipped). After every
@@ -26,6 +27,7 @@ interface Meta {
 type Op =
   | { kind: 'append'; entries: { extra: number; items: number }[] }
   | { kind: 'take'; count: number }
+  | { kind: 'waitingTake'; extra: number }
   | { kind: 'ack'; picks: number[] }
   | { kind: 'nack'; picks: number[] }
   | { kind: 'restart' }
@@ -36,6 +38,7 @@ type Op =
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('append' as const), entries: fc.array(fc.record({ extra: fc.integer({ min: 0, max: 600 }), items: fc.integer({ min: 0, max: 5 }) }), { minLength: 1, maxLength: 6 }) }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('take' as const), count: fc.integer({ min: 1, max: 5 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('waitingTake' as const), extra: fc.integer({ min: 0, max: 600 }) }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('ack' as const), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('nack' as const), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 2 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const) }) },
@@ -156,6 +159,29 @@ async function take(run: Run, count: number): Promise<void> {
     entry.sure = true;
     entry.id = taken.id;
   }
+}
+
+/**
+ * Once everything is taken, a take waits: it must be answered by the next entry appended, not
+ * by one taken already. (A take that waits in vain is ended by its signal.)
+ */
+async function waitingTake(run: Run, extra: number): Promise<void> {
+  const stats = run.queue.stats();
+  if (stats.requests > stats.inFlight) return take(run, 1);
+  const controller = new AbortController();
+  const waiting = run.queue.take(controller.signal);
+  await new Promise((resolve) => setImmediate(resolve));
+  const entry = run.model.newEntry(extra, 1);
+  await append(run, [entry], false);
+  if (entry.state === 'gone') {
+    controller.abort();
+    expect(await waiting).toBeUndefined();
+    return;
+  }
+  const taken = await waiting;
+  expect(taken === undefined ? undefined : tagOf(taken.payload)).toBe(entry.tag);
+  entry.state = 'taken';
+  entry.id = taken?.id;
 }
 
 /** Appends at once, in order; resolves once every append has settled. `crashing`: a crash is coming, so an admitted append may fail. */
@@ -286,6 +312,10 @@ async function runOps(config: Config, ops: Op[]): Promise<void> {
           break;
         case 'take':
           await take(run, op.count);
+          await check(run);
+          break;
+        case 'waitingTake':
+          await waitingTake(run, op.extra);
           await check(run);
           break;
         case 'ack': {
