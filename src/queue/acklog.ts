@@ -11,8 +11,6 @@ import { IdSet } from './idset.js';
 
 const ACK_LOG = 'acks.log';
 const SNAPSHOT_TMP = 'acks.log.tmp';
-/** The log is rewritten as a snapshot once it passes this many bytes more than its last snapshot. */
-const SNAPSHOT_AFTER_BYTES = 1 << 20;
 /** How soon acknowledgements that could not be written are tried again when no new one comes. */
 const RETRY_MS = 1000;
 
@@ -91,6 +89,8 @@ export class AckLog {
     private readonly acked: IdSet,
     private readonly floor: () => number,
     private readonly onWriteFailure: (error: QueueStorageError) => void,
+    /** The log is rewritten as a snapshot once it has grown this much past its last one. */
+    private readonly snapshotAfterBytes: number,
   ) {}
 
   /** Replaces the log by one frame holding the whole set; at open, and whenever the log has grown. */
@@ -106,13 +106,16 @@ export class AckLog {
       await file.close();
     }
     await this.disk.rename(tmp, join(this.directory, ACK_LOG));
-    if (this.fsync) await this.disk.syncDirectory(this.directory);
+    // The old file is gone from the directory: nothing may be written to it any more. Should what
+    // follows fail, the next write makes a snapshot again.
     const previous = this.file;
+    this.file = undefined;
+    await previous?.close().catch(() => undefined);
+    if (this.fsync) await this.disk.syncDirectory(this.directory);
     this.file = await this.disk.open(join(this.directory, ACK_LOG), 'r+');
     this.size = frame.length;
     this.snapshotSize = frame.length;
     this.owed = [];
-    await previous?.close().catch(() => undefined);
   }
 
   /** Writes that `id` is done; resolves once written, rejects with QueueStorageError when it could not be (it is then written with a later one). */
@@ -156,9 +159,10 @@ export class AckLog {
           if (this.fsync) await this.file.datasync();
           this.size += frame.length;
           this.owed = [];
-          if (this.size - this.snapshotSize > SNAPSHOT_AFTER_BYTES) await this.snapshot();
         }
         for (const w of waiting) w.resolve();
+        // These are written whatever becomes of the snapshot; one that fails is made again later.
+        if (this.size - this.snapshotSize > this.snapshotAfterBytes) await this.snapshot().catch((cause: unknown) => this.onWriteFailure(new QueueStorageError(this.directory, cause)));
       } catch (cause) {
         const error = new QueueStorageError(this.directory, cause);
         this.owed = ids;

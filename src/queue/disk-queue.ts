@@ -33,6 +33,8 @@ export interface DiskQueueOptions {
   segmentBytes?: number;
   /** How long open waits for another holder of the directory to let go. */
   lockTimeoutMs?: number;
+  /** The acknowledgement log is rewritten as one frame once it has grown this much (1 MiB). */
+  ackLogBytes?: number;
   /** At open, rewrite segments that are partly acknowledged to hold only what is still to deliver. */
   compactOnStart?: boolean;
   /** Names the queue in the lock file and in a QueueLockedError, e.g. `exporter otlp_http/tempo logs`. */
@@ -42,6 +44,7 @@ export interface DiskQueueOptions {
 }
 
 const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
+const DEFAULT_ACK_LOG_BYTES = 1024 * 1024;
 const UNUSABLE_DIRECTORY = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'ELOOP', 'ENAMETOOLONG']);
 
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | undefined)?.code;
@@ -94,6 +97,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
     private readonly lock: QueueLock,
     blockOnOverflow: boolean,
     segmentBytes: number,
+    ackLogBytes: number,
   ) {
     const { directory, disk, fsync, sizer } = options;
     this.counts = { requests: recovered.requests, items: recovered.items, bytes: recovered.bytes };
@@ -112,7 +116,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
       onSealed: (segment) => this.removeIfDone(segment),
     });
     this.reader = new RecordReader(disk, segments, acked, (segment, ranges, damagedBytes) => this.lost(segment, ranges, damagedBytes));
-    this.ackLog = new AckLog(disk, directory, fsync, acked, () => this.segments.first()?.firstId ?? this.appender.next, (error) => this.storageFailed(error));
+    this.ackLog = new AckLog(disk, directory, fsync, acked, () => this.segments.first()?.firstId ?? this.appender.next, (error) => this.storageFailed(error), ackLogBytes);
   }
 
   /**
@@ -155,6 +159,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
         lock,
         options.blockOnOverflow ?? false,
         options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
+        options.ackLogBytes ?? DEFAULT_ACK_LOG_BYTES,
       );
       await queue.ackLog.snapshot().catch((error: unknown) => queue.storageFailed(error));
       queue.logRecovery();

@@ -141,6 +141,37 @@ describe('disk queue: writing', () => {
     expect(ns(taken)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('replaces the acknowledgement log by a snapshot once it grows; acknowledgements stay written when the snapshot fails', async () => {
+    const dir = newDir();
+    const disk = testDisk();
+    const queue = await open(dir, { disk, ackLogBytes: 100, capacity: 100 });
+    for (let n = 1; n <= 20; n++) await queue.append(entry(n));
+    const takeAck = async (count: number): Promise<void> => {
+      for (let i = 0; i < count; i++) await queue.ack(((await queue.take()) as TakenEntry<Meta>).id);
+    };
+    const logSize = (): number => statSync(join(dir, 'acks.log')).size;
+    // Every frame here is 28 bytes (one range). The write that takes the log past 100 bytes
+    // starts a snapshot after its own acknowledgement resolved; the next one is written after it.
+    expect(logSize()).toBe(28);
+    await takeAck(3);
+    expect(logSize()).toBe(28 * 4);
+    await takeAck(2);
+    expect(logSize()).toBe(28 * 2);
+    // The next two snapshots fail: the ones after the 3rd and the 4th of these.
+    let failing = 2;
+    disk.fault = (op) => (op === 'rename' && failing-- > 0 ? 'EIO' : undefined);
+    await takeAck(4);
+    expect(logSize()).toBe(28 * 6);
+    // The 1st is written after the failed snapshot, and makes one that works; the 2nd follows it.
+    await takeAck(2);
+    expect(logSize()).toBe(28 * 2);
+    await queue.close();
+    const again = await open(dir);
+    expect(again.stats().requests).toBe(9);
+    expect(ns(await takeN(again, 1))).toEqual([12]);
+    await again.close();
+  });
+
   it('an acknowledgement that cannot be written is refused with QueueStorageError, leaves the queue at once, and is written with the next one', async () => {
     const dir = newDir();
     const disk = testDisk();
