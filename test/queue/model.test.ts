@@ -400,7 +400,7 @@ describe('the disk queue against a model', () => {
       fc.asyncProperty(configArb, fc.array(opArb, { minLength: 5, maxLength: 40 }), async (config, ops) => {
         await runOps(config, ops);
       }),
-      { numRuns: 60 },
+      { numRuns: 200 },
     );
   });
 });
