@@ -45,14 +45,15 @@ export interface DiskQueueOptions {
 
 const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
 const DEFAULT_ACK_LOG_BYTES = 1024 * 1024;
-const UNUSABLE_DIRECTORY = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'ELOOP', 'ENAMETOOLONG']);
 
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | undefined)?.code;
 
 /** Makes sure `directory` exists and takes files, or says why not. */
 async function checkDirectory(disk: QueueDisk, directory: string, mode: number | undefined): Promise<void> {
+  let step = 'it could not be created';
   try {
     await disk.mkdir(directory, mode);
+    step = 'no file can be created in it';
     const probe = join(directory, 'probe.tmp');
     const file = await disk.open(probe, 'w');
     await file.close();
@@ -61,7 +62,7 @@ async function checkDirectory(disk: QueueDisk, directory: string, mode: number |
     const code = codeOf(error);
     // A full disk is no reason not to open: the queue has entries to deliver, which frees room.
     if (code === 'ENOSPC' || code === 'EDQUOT') return;
-    throw new QueueDirectoryError(directory, UNUSABLE_DIRECTORY.has(code as string) ? `${errorMessage(error)}` : `it cannot be written: ${errorMessage(error)}`, { cause: error });
+    throw new QueueDirectoryError(directory, `${step}: ${errorMessage(error)}`, { cause: error });
   }
 }
 

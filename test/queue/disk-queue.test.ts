@@ -238,7 +238,7 @@ describe('disk queue: the directory', () => {
     const refused = await open(join(file, 'queue')).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(QueueDirectoryError);
     expect(refused).toMatchObject({ code: 'QUEUE_DIRECTORY_UNUSABLE', retryable: false });
-    expect((refused as Error).message).toMatch(new RegExp(`^the sending queue cannot use ${file}/queue: .*ENOTDIR`));
+    expect((refused as Error).message).toBe(`the sending queue cannot use ${file}/queue: it could not be created: ENOTDIR: not a directory, mkdir '${file}/queue'`);
   });
 });
 

@@ -1,13 +1,14 @@
 // Storage failures under the disk queue: on a real 1 MiB tmpfs that fills up, an append is refused
 // with QueueStorageError (ENOSPC), no half record stays in any file, and the queue takes entries
 // again by itself once there is room, whether room comes from elsewhere or from delivering what it
-// holds. An I/O error on fdatasync is refused the same way, and the next append is written.
+// holds. An I/O error on fdatasync is refused the same way, and the next append is written; a
+// read-only file system is refused at open.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueueStorageError } from '../../src/errors.js';
+import { QueueDirectoryError, QueueStorageError } from '../../src/errors.js';
 import { DiskQueue } from '../../src/queue/disk-queue.js';
 import { fileRecords, segmentFiles, testDisk } from '../helpers/queue.js';
 
@@ -128,6 +129,30 @@ describe.skipIf(cannotMount !== undefined)('disk queue: disk full (1 MiB tmpfs)'
     expect(after.length).toBe(new Set(after).size);
     expect(after.filter((id) => written.has(id))).toEqual([]);
     expect(after.filter((id) => !waiting.includes(id) && !delivered.includes(id))).toEqual([]);
+  });
+});
+
+describe.skipIf(cannotMount !== undefined)('disk queue: a read-only file system', () => {
+  it('refuses to open with QueueDirectoryError saying what failed, whether its directory is there or not', async () => {
+    const readOnly = mkdtempSync(join(tmpdir(), 'otelgate-queue-ro-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', readOnly]);
+      mkdirSync(join(readOnly, 'there'));
+      execFileSync('mount', ['-o', 'remount,ro', readOnly]);
+      for (const name of ['there', 'missing']) {
+        const refused = await DiskQueue.open({ directory: join(readOnly, name) }).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(QueueDirectoryError);
+        expect((refused as Error).message).toBe(
+          name === 'there'
+            ? `the sending queue cannot use ${readOnly}/there: no file can be created in it: EROFS: read-only file system, open '${readOnly}/there/probe.tmp'`
+            : // Node's recursive mkdir says ENOENT on a read-only file system.
+              `the sending queue cannot use ${readOnly}/missing: it could not be created: ENOENT: no such file or directory, mkdir '${readOnly}/missing'`,
+        );
+      }
+    } finally {
+      execFileSync('umount', [readOnly]);
+      rmSync(readOnly, { recursive: true, force: true });
+    }
   });
 });
 
