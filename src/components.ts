@@ -5,6 +5,7 @@ import { storeExporterFactory } from './exporters/store/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
 import { apiKeyAuthExtensionFactory } from './extensions/apikeyauth/factory.js';
+import { fileStorageExtensionFactory } from './extensions/file_storage/factory.js';
 import { healthCheckExtensionFactory } from './extensions/health_check/factory.js';
 import { ingestReceiverFactory } from './receivers/ingest/factory.js';
 import { nopReceiverFactory } from './receivers/nop/factory.js';
@@ -20,6 +21,7 @@ export function builtinRegistry(): Registry {
     nopExporterFactory,
     storeExporterFactory,
     apiKeyAuthExtensionFactory,
+    fileStorageExtensionFactory,
     healthCheckExtensionFactory,
   ]);
 }

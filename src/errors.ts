@@ -9,6 +9,10 @@ export type ErrorCode =
   | 'SHUTTING_DOWN'
   | 'STORAGE_UNAVAILABLE'
   | 'STORE_LOCKED'
+  | 'QUEUE_FULL'
+  | 'QUEUE_STORAGE_FAILED'
+  | 'QUEUE_DIRECTORY_UNUSABLE'
+  | 'QUEUE_LOCKED'
   | 'COMPONENT_START_FAILED';
 
 export abstract class OtelgateError extends Error {
@@ -113,6 +117,59 @@ export class StoreLockedError extends OtelgateError {
     exporter: string,
   ) {
     super(storeLockedMessage(file, holder, exporter));
+  }
+}
+
+/** A sending queue holds as much as its queue_size allows; nothing queued is dropped to make room. */
+export class QueueFullError extends RetryableError {
+  override readonly code = 'QUEUE_FULL';
+  constructor(readonly capacity: number, readonly sizer: string) {
+    super(`the sending queue is full (queue_size ${capacity} ${sizer}); nothing queued is dropped to make room`);
+  }
+}
+
+/** A sending queue could not write an entry (disk full, I/O error): nothing of the entry is kept, and the queue writes again once it can. */
+export class QueueStorageError extends RetryableError {
+  override readonly code = 'QUEUE_STORAGE_FAILED';
+  /** The system's code for the failure (ENOSPC, EIO, EDQUOT...), when it gave one. */
+  readonly errno: string | undefined;
+  constructor(readonly directory: string, cause: unknown) {
+    super(`the sending queue in ${directory} could not write: ${errorMessage(cause)}`, { cause });
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    this.errno = typeof code === 'string' ? code : undefined;
+  }
+}
+
+/** A sending queue's directory cannot be used at all: missing (and not to be created), not a directory, or not writable. */
+export class QueueDirectoryError extends OtelgateError {
+  readonly code = 'QUEUE_DIRECTORY_UNUSABLE';
+  readonly retryable = false;
+  constructor(readonly directory: string, reason: string, options?: ErrorOptions) {
+    super(`the sending queue cannot use ${directory}: ${reason}`, options);
+  }
+}
+
+/** Who holds a queue directory: what the holder wrote into its lock file when it took it. */
+export interface QueueHolder {
+  pid: number;
+  host: string;
+  /** The holder's own name for the queue, e.g. `exporter otlp_http/tempo traces`. */
+  owner: string;
+  /** When it took the lock (ISO 8601). */
+  since: string;
+}
+
+/** Another queue (another otelgate, or another of this one) already writes this directory; a queue directory has one writer. */
+export class QueueLockedError extends OtelgateError {
+  readonly code = 'QUEUE_LOCKED';
+  readonly retryable = false;
+  constructor(
+    readonly directory: string,
+    readonly holder: QueueHolder | undefined,
+    waitedMs: number,
+  ) {
+    const who = holder === undefined ? 'a process that has not yet written who it is' : `pid ${holder.pid} on host ${holder.host} (${holder.owner}, since ${holder.since})`;
+    super(`the sending queue in ${directory} is already open in ${who}; waited ${waitedMs} ms for it to let go. A queue directory has one writer: stop the other one, or give this one another directory`);
   }
 }
 

@@ -60,6 +60,7 @@ describe('otelgate CLI', () => {
     ]);
     expect((listing['extensions'] ?? []).map((c) => [c.name, c.stability])).toEqual([
       ['apikeyauth', { extension: 'Alpha' }],
+      ['file_storage', { extension: 'Alpha' }],
       ['health_check', { extension: 'Alpha' }],
     ]);
   });

@@ -1,0 +1,144 @@
+// Writes appended entries to the newest segment, group-committed: entries that arrive while a
+// write is under way go together in the next one, one writev (and one fdatasync with fsync on)
+// for all of them, and each append resolves only once its bytes are written. A write that fails
+// (disk full, I/O error) is cut off again, so no half record stays in the file, and its entries
+// are refused; the next write tries again, which is how the queue recovers by itself.
+import { QueueStorageError } from '../errors.js';
+import { writeFully, type QueueDisk, type QueueFile } from './disk.js';
+import { RECORD_HEADER, writeRecordHeader } from './frame.js';
+import { newSegment, type Segment, type SegmentList } from './segments.js';
+
+export interface PendingAppend {
+  payload: Uint8Array;
+  meta: Buffer;
+  items: number;
+  /** Its size in the queue's sizer. */
+  size: number;
+  resolve(id: number): void;
+  reject(error: unknown): void;
+}
+
+export interface AppenderOptions {
+  disk: QueueDisk;
+  directory: string;
+  fsync: boolean;
+  /** A segment past this size is sealed and the next write starts a new one. */
+  segmentBytes: number;
+  segments: SegmentList;
+  nextId: number;
+  /** The batch is written, its first record has `firstId`: the queue counts it in before anyone is told. */
+  onWritten(batch: PendingAppend[], segment: Segment): void;
+  /** The batch was refused. */
+  onFailed(batch: PendingAppend[], error: QueueStorageError): void;
+  /** A segment was sealed: it may already be all done. */
+  onSealed(segment: Segment): void;
+}
+
+export class Appender {
+  private pending: PendingAppend[] = [];
+  private running: Promise<void> | undefined;
+  private active: { segment: Segment; file: QueueFile } | undefined;
+  /** The active file may hold bytes past its segment's end, from a write that failed. */
+  private dirty = false;
+  private nextId: number;
+
+  constructor(private readonly o: AppenderOptions) {
+    this.nextId = o.nextId;
+  }
+
+  /** The id the next record written gets. */
+  get next(): number {
+    return this.nextId;
+  }
+
+  submit(append: PendingAppend): void {
+    this.pending.push(append);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.running !== undefined) return;
+    // What arrives after the loop's last look but before it is marked done starts the next one.
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+      if (this.pending.length > 0) this.kick();
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      await this.write(batch);
+    }
+  }
+
+  private async write(batch: PendingAppend[]): Promise<void> {
+    try {
+      const { segment, file } = await this.activeSegment();
+      if (this.dirty) {
+        await file.truncate(segment.end);
+        this.dirty = false;
+      }
+      const headers = Buffer.allocUnsafe(RECORD_HEADER * batch.length);
+      const buffers: Uint8Array[] = [];
+      let bytes = 0;
+      batch.forEach((append, i) => {
+        bytes += writeRecordHeader(headers, i * RECORD_HEADER, this.nextId + i, append.items, append.meta, append.payload);
+        buffers.push(headers.subarray(i * RECORD_HEADER, (i + 1) * RECORD_HEADER), append.meta, append.payload);
+      });
+      this.dirty = true;
+      await writeFully(file, buffers, segment.end);
+      if (this.o.fsync) await file.datasync();
+      this.dirty = false;
+      const firstId = this.nextId;
+      this.nextId += batch.length;
+      segment.end += bytes;
+      segment.records += batch.length;
+      segment.nextId = this.nextId;
+      this.o.onWritten(batch, segment);
+      batch.forEach((append, i) => append.resolve(firstId + i));
+    } catch (cause) {
+      if (this.dirty && this.active !== undefined) {
+        const { file, segment } = this.active;
+        // Cut what was written of the batch off again; if even that fails, the next write tries first.
+        await file.truncate(segment.end).then(
+          () => {
+            this.dirty = false;
+          },
+          () => undefined,
+        );
+      }
+      const error = new QueueStorageError(this.o.directory, cause);
+      this.o.onFailed(batch, error);
+      for (const append of batch) append.reject(error);
+    }
+  }
+
+  /** The segment being written, sealing a full one and starting the next first. */
+  private async activeSegment(): Promise<{ segment: Segment; file: QueueFile }> {
+    if (this.active !== undefined && this.active.segment.end >= this.o.segmentBytes) {
+      const { segment, file } = this.active;
+      this.active = undefined;
+      segment.sealed = true;
+      await file.close().catch(() => undefined);
+      this.o.onSealed(segment);
+    }
+    if (this.active === undefined) {
+      const segment = newSegment(this.o.directory, this.nextId);
+      const file = await this.o.disk.open(segment.path, 'w');
+      this.active = { segment, file };
+      this.dirty = false;
+      this.o.segments.push(segment);
+      if (this.o.fsync) await this.o.disk.syncDirectory(this.o.directory);
+    }
+    return this.active;
+  }
+
+  /** Waits for the writes under way and closes the file; the segment stays as it is for the next open. */
+  async close(): Promise<void> {
+    await this.running;
+    await this.active?.file.close().catch(() => undefined);
+    this.active = undefined;
+  }
+}

@@ -1,0 +1,332 @@
+// The disk queue beyond the contract both queues share (contract.test.ts), case by case: restart,
+// group commit, segments removed once done, the directory lock, damage found at
+// open (logged once) and while reading, compaction on start, acknowledgements that fail to write.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { QueueDirectoryError, QueueFullError, QueueLockedError, QueueStorageError } from '../../src/errors.js';
+import { DiskQueue, type DiskQueueOptions } from '../../src/queue/disk-queue.js';
+import type { TakenEntry } from '../../src/queue/types.js';
+import { memoryLogger } from '../helpers/logger.js';
+import { fileRecords, segmentFiles, testDisk } from '../helpers/queue.js';
+
+const ROOT = mkdtempSync(join(tmpdir(), 'otelgate-queue-'));
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+
+interface Meta {
+  n: number;
+  project: string;
+}
+
+let dirs = 0;
+const newDir = (): string => join(ROOT, `q${++dirs}`);
+
+function open(directory: string, options: Partial<DiskQueueOptions> = {}): Promise<DiskQueue<Meta>> {
+  return DiskQueue.open<Meta>({ directory, ...options });
+}
+
+/** A record of entry(n < 10, 100): header, metadata JSON, payload. */
+const RECORD = 28 + JSON.stringify({ n: 1, project: 'p1' }).length + 100;
+
+const entry = (n: number, bytes = 10, items = 1) => ({ payload: Buffer.alloc(bytes, n % 256), metadata: { n, project: `p${n % 2}` }, items });
+
+async function takeN(queue: DiskQueue<Meta>, count: number): Promise<TakenEntry<Meta>[]> {
+  const out: TakenEntry<Meta>[] = [];
+  for (let i = 0; i < count; i++) out.push((await queue.take()) as TakenEntry<Meta>);
+  return out;
+}
+
+const ns = (taken: (TakenEntry<Meta> | undefined)[]): (number | undefined)[] => taken.map((t) => t?.metadata.n);
+
+describe('disk queue: restart', () => {
+  it('after a restart delivers again what was taken and not acknowledged, in id order, and nothing acknowledged', async () => {
+    const dir = newDir();
+    const first = await open(dir);
+    for (let n = 1; n <= 6; n++) await first.append(entry(n));
+    await takeN(first, 4);
+    await first.ack(2);
+    await first.ack(4);
+    first.nack(3);
+    await first.close();
+    const second = await open(dir);
+    expect(second.stats()).toMatchObject({ requests: 4, inFlight: 0, recovery: { segments: 1, records: 4, corruptRecords: 0, tornBytes: 0 } });
+    expect(ns(await takeN(second, 4))).toEqual([1, 3, 5, 6]);
+    await second.close();
+  });
+
+  it('after a restart, once everything is taken, waits for new entries instead of handing out taken ones again', async () => {
+    const dir = newDir();
+    const first = await open(dir, { segmentBytes: 200 });
+    for (let n = 1; n <= 3; n++) await first.append(entry(n, 100));
+    await first.close();
+    const second = await open(dir, { segmentBytes: 200 });
+    expect(ns(await takeN(second, 3))).toEqual([1, 2, 3]);
+    // Segment 3 is the last, sealed at open, with no segment after it yet.
+    const waiting = second.take();
+    await new Promise((resolve) => setImmediate(resolve));
+    await second.ack(1);
+    await second.ack(2);
+    expect(await second.append(entry(4, 100))).toBe(4);
+    expect(ns([await waiting])).toEqual([4]);
+    expect(second.stats()).toMatchObject({ requests: 2, inFlight: 2 });
+    await second.close();
+  });
+
+  it('counts what it holds the same after a restart, in every unit', async () => {
+    const dir = newDir();
+    const first = await open(dir, { sizer: 'bytes', capacity: 100 });
+    await first.append(entry(1, 60, 4));
+    await first.append(entry(2, 30, 3));
+    await first.ack(((await first.take()) as TakenEntry<Meta>).id);
+    await first.append(entry(3, 50, 2));
+    await first.close();
+    const again = await open(dir, { sizer: 'bytes', capacity: 100 });
+    expect(again.stats()).toMatchObject({ size: 80, requests: 2, items: 5, bytes: 80 });
+    await expect(again.append(entry(4, 21))).rejects.toBeInstanceOf(QueueFullError);
+    await again.close();
+  });
+
+  it('gives new ids above every id acknowledged, also when every segment is gone', async () => {
+    const dir = newDir();
+    const first = await open(dir);
+    for (let n = 1; n <= 3; n++) await first.append(entry(n));
+    for (const t of await takeN(first, 3)) await first.ack(t.id);
+    await first.close();
+    // This open removes the segment, all done; the next finds no segment at all.
+    await (await open(dir)).close();
+    expect(segmentFiles(dir)).toEqual([]);
+    const third = await open(dir);
+    expect(await third.append(entry(4))).toBe(4);
+    await third.close();
+    const fourth = await open(dir);
+    expect(ns(await takeN(fourth, 1))).toEqual([4]);
+    await fourth.close();
+  });
+
+});
+
+describe('disk queue: writing', () => {
+  it('group-commits: appends made together are written with one writev, and one fdatasync with fsync on', async () => {
+    for (const fsync of [false, true]) {
+      const disk = testDisk();
+      const queue = await open(newDir(), { disk, fsync, capacity: 100 });
+      disk.ops.length = 0;
+      const ids = await Promise.all(Array.from({ length: 50 }, (_, n) => queue.append(entry(n))));
+      expect(ids).toEqual(Array.from({ length: 50 }, (_, n) => n + 1));
+      // The first append starts a write at once; the 49 made meanwhile go together in the next.
+      const counts = (op: string): number => disk.ops.filter((o) => o.op === op).length;
+      expect([counts('writev'), counts('datasync')]).toEqual([2, fsync ? 2 : 0]);
+      await queue.close();
+    }
+  });
+
+  it('starts a new segment past segment_bytes and removes a segment once every record in it is acknowledged, in any order', async () => {
+    const dir = newDir();
+    // Two records pass a 200-byte segment.
+    const queue = await open(dir, { segmentBytes: 200, capacity: 100 });
+    for (let n = 1; n <= 5; n++) await queue.append(entry(n, 100));
+    expect(segmentFiles(dir).map((f) => f.slice(-20))).toEqual(['0000000000000001.seg', '0000000000000003.seg', '0000000000000005.seg']);
+    expect(segmentFiles(dir).map((f) => fileRecords(f).map((r) => r.id))).toEqual([[1, 2], [3, 4], [5]]);
+    const taken = await takeN(queue, 5);
+    await queue.ack(4);
+    await queue.ack(2);
+    expect(queue.stats().segments).toBe(3);
+    await queue.ack(3);
+    await queue.ack(1);
+    // Removal is under way; close waits for it.
+    expect(queue.stats()).toMatchObject({ segments: 1, requests: 1, inFlight: 1 });
+    await queue.close();
+    expect(segmentFiles(dir).map((f) => f.slice(-20))).toEqual(['0000000000000005.seg']);
+    expect(ns(taken)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('replaces the acknowledgement log by a snapshot once it grows; acknowledgements stay written when the snapshot fails', async () => {
+    const dir = newDir();
+    const disk = testDisk();
+    const queue = await open(dir, { disk, ackLogBytes: 100, capacity: 100 });
+    for (let n = 1; n <= 20; n++) await queue.append(entry(n));
+    const takeAck = async (count: number): Promise<void> => {
+      for (let i = 0; i < count; i++) await queue.ack(((await queue.take()) as TakenEntry<Meta>).id);
+    };
+    const logSize = (): number => statSync(join(dir, 'acks.log')).size;
+    // Every frame here is 28 bytes (one range). The write that takes the log past 100 bytes
+    // starts a snapshot after its own acknowledgement resolved; the next one is written after it.
+    expect(logSize()).toBe(28);
+    await takeAck(3);
+    expect(logSize()).toBe(28 * 4);
+    await takeAck(2);
+    expect(logSize()).toBe(28 * 2);
+    // The next two snapshots fail: the ones after the 3rd and the 4th of these.
+    let failing = 2;
+    disk.fault = (op) => (op === 'rename' && failing-- > 0 ? 'EIO' : undefined);
+    await takeAck(4);
+    expect(logSize()).toBe(28 * 6);
+    // The 1st is written after the failed snapshot, and makes one that works; the 2nd follows it.
+    await takeAck(2);
+    expect(logSize()).toBe(28 * 2);
+    await queue.close();
+    const again = await open(dir);
+    expect(again.stats().requests).toBe(9);
+    expect(ns(await takeN(again, 1))).toEqual([12]);
+    await again.close();
+  });
+
+  it('an acknowledgement that cannot be written is refused with QueueStorageError, leaves the queue at once, and is written with the next one', async () => {
+    const dir = newDir();
+    const disk = testDisk();
+    const queue = await open(dir, { disk });
+    for (let n = 1; n <= 3; n++) await queue.append(entry(n));
+    await takeN(queue, 3);
+    disk.fault = (op, path) => (op === 'writev' && path.endsWith('acks.log') ? 'ENOSPC' : undefined);
+    const refused = await queue.ack(1).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(QueueStorageError);
+    expect(refused).toMatchObject({ code: 'QUEUE_STORAGE_FAILED', retryable: true, errno: 'ENOSPC' });
+    expect(queue.stats()).toMatchObject({ requests: 2, inFlight: 2 });
+    disk.fault = undefined;
+    await queue.ack(2);
+    await queue.close();
+    const again = await open(dir);
+    expect(ns(await takeN(again, 1))).toEqual([3]);
+    expect(again.stats().requests).toBe(1);
+    await again.close();
+  });
+});
+
+describe('disk queue: reading', () => {
+  it('refuses a take with QueueStorageError when the disk cannot be read, and hands the same entry to the next take', async () => {
+    const dir = newDir();
+    const first = await open(dir);
+    for (let n = 1; n <= 2; n++) await first.append(entry(n));
+    await first.close();
+    const disk = testDisk();
+    const queue = await open(dir, { disk });
+    disk.fault = (op) => (op === 'read' ? 'EIO' : undefined);
+    await expect(queue.take()).rejects.toMatchObject({ code: 'QUEUE_STORAGE_FAILED', errno: 'EIO' });
+    disk.fault = undefined;
+    const [taken] = await takeN(queue, 1);
+    expect(ns([taken])).toEqual([1]);
+    // The same for an entry given back.
+    queue.nack(1);
+    disk.fault = (op) => (op === 'read' ? 'EIO' : undefined);
+    await expect(queue.take()).rejects.toMatchObject({ errno: 'EIO' });
+    disk.fault = undefined;
+    expect(ns(await takeN(queue, 2))).toEqual([1, 2]);
+    expect(queue.stats()).toMatchObject({ requests: 2, inFlight: 2, corruptRecords: 0 });
+    await queue.close();
+  });
+});
+
+describe('disk queue: the directory', () => {
+  it('has one writer: a second open waits its timeout, then QueueLockedError names the holder; once closed it opens', async () => {
+    const dir = newDir();
+    const holder = await open(dir, { owner: 'exporter otlp_http/a logs' });
+    const started = Date.now();
+    const refused = await open(dir, { lockTimeoutMs: 150 }).catch((error: unknown) => error);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(refused).toBeInstanceOf(QueueLockedError);
+    expect(refused).toMatchObject({ code: 'QUEUE_LOCKED', retryable: false, holder: { pid: process.pid, owner: 'exporter otlp_http/a logs' } });
+    expect((refused as Error).message).toMatch(new RegExp(`^the sending queue in ${dir} is already open in pid ${process.pid} on host .+ \\(exporter otlp_http/a logs, since .+\\); waited \\d+ ms`));
+    const waiting = open(dir, { lockTimeoutMs: 10_000 });
+    await holder.close();
+    await (await waiting).close();
+  });
+
+  it('refuses a directory it cannot use with QueueDirectoryError', async () => {
+    const file = join(ROOT, 'a-file');
+    writeFileSync(file, 'x');
+    const refused = await open(join(file, 'queue')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(QueueDirectoryError);
+    expect(refused).toMatchObject({ code: 'QUEUE_DIRECTORY_UNUSABLE', retryable: false });
+    expect((refused as Error).message).toBe(`the sending queue cannot use ${file}/queue: it could not be created: ENOTDIR: not a directory, mkdir '${file}/queue'`);
+  });
+});
+
+describe('disk queue: damage', () => {
+  async function filled(count: number, options: Partial<DiskQueueOptions> = {}): Promise<string> {
+    const dir = newDir();
+    const queue = await open(dir, { capacity: 100, ...options });
+    for (let n = 1; n <= count; n++) await queue.append(entry(n, 100));
+    await queue.close();
+    return dir;
+  }
+
+  function flip(file: string, at: number): void {
+    const buf = readFileSync(file);
+    buf[at] = (buf[at] as number) ^ 0x40;
+    writeFileSync(file, buf);
+  }
+
+  it('sets a damaged record aside at open, counts and logs it once, keeps the rest; the next start finds it clean', async () => {
+    const dir = await filled(4);
+    const [file] = segmentFiles(dir) as [string];
+    const original = readFileSync(file);
+    const [, second] = fileRecords(file);
+    flip(file, (second?.at as number) + 60);
+    const { logger, lines } = memoryLogger();
+    const queue = await open(dir, { logger });
+    expect(queue.stats().recovery).toEqual({ segments: 1, records: 3, corruptRecords: 1, corruptBytes: RECORD, tornBytes: 0, unreadableSegments: 0, ackLogDamagedBytes: 0 });
+    const warned = lines.filter((l) => l['level'] === 'warn');
+    expect(warned.map((l) => [l['msg'], l['corruptRecords'], l['corruptBytes']])).toEqual([
+      ['Sending queue found damage on disk at start: the intact records are kept, the damaged ones set aside under corrupt/', 1, RECORD],
+    ]);
+    expect(ns(await takeN(queue, 3))).toEqual([1, 3, 4]);
+    await queue.close();
+    // The damaged file as it was, for a look.
+    const kept = readFileSync(join(dir, 'corrupt', '0000000000000001.seg'));
+    expect([kept.length, kept.equals(original)]).toEqual([original.length, false]);
+    const again = memoryLogger();
+    const reopened = await open(dir, { logger: again.logger });
+    expect(reopened.stats().recovery).toMatchObject({ records: 3, corruptRecords: 0, corruptBytes: 0 });
+    expect(again.lines.filter((l) => l['level'] === 'warn')).toEqual([]);
+    expect(ns(await takeN(reopened, 3))).toEqual([1, 3, 4]);
+    await reopened.close();
+  });
+
+  it('cuts a torn end off the newest segment at open: counted as torn bytes, not as lost records', async () => {
+    const dir = await filled(3);
+    const [file] = segmentFiles(dir) as [string];
+    writeFileSync(file, readFileSync(file).subarray(0, RECORD * 2 + 50));
+    const queue = await open(dir);
+    expect(queue.stats().recovery).toMatchObject({ records: 2, corruptRecords: 0, tornBytes: 50 });
+    expect(statSync(file).size).toBe(RECORD * 2);
+    // The torn record's id is given again: its append never resolved.
+    expect(await queue.append(entry(9))).toBe(3);
+    await queue.close();
+  });
+
+  it('skips a record damaged after open when reading it: counted, logged, and gone after a restart', async () => {
+    const dir = await filled(3);
+    const { logger, lines } = memoryLogger();
+    const queue = await open(dir, { logger });
+    const [file] = segmentFiles(dir) as [string];
+    flip(file, RECORD + 100);
+    expect(ns(await takeN(queue, 2))).toEqual([1, 3]);
+    expect(queue.stats()).toMatchObject({ corruptRecords: 1, requests: 2 });
+    expect(lines.filter((l) => l['level'] === 'error').map((l) => [l['msg'], l['records']])).toEqual([['Sending queue records found damaged while reading; set aside', 1]]);
+    await queue.close();
+    const again = await open(dir);
+    expect(again.stats().recovery).toMatchObject({ records: 2, corruptRecords: 0 });
+    expect(ns(await takeN(again, 2))).toEqual([1, 3]);
+    await again.close();
+  });
+
+  it('with compaction on start rewrites a partly acknowledged segment to hold only what is left', async () => {
+    const dir = await filled(4);
+    const queue = await open(dir);
+    await takeN(queue, 3);
+    await queue.ack(1);
+    await queue.ack(3);
+    await queue.close();
+    const [file] = segmentFiles(dir) as [string];
+    expect(statSync(file).size).toBe(RECORD * 4);
+    await (await open(dir)).close();
+    expect(statSync(file).size).toBe(RECORD * 4);
+    const compacted = await open(dir, { compactOnStart: true });
+    expect(fileRecords(file).map((r) => r.id)).toEqual([2, 4]);
+    expect(ns(await takeN(compacted, 2))).toEqual([2, 4]);
+    await compacted.close();
+    expect(existsSync(join(dir, 'corrupt'))).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(['0000000000000001.seg', 'acks.log', 'lock']);
+  });
+});
