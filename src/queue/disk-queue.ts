@@ -4,10 +4,10 @@
 // is checked (recover.ts), and whatever was taken but never acknowledged comes again: at least
 // once, across crashes and kill -9. Memory holds a summary per segment and the entries in flight,
 // never the queue itself. src/queue/README.md has the layout and the reasons.
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { errorMessage, QueueDirectoryError, QueueLockedError, QueueStorageError, ShuttingDownError } from '../errors.js';
 import { AckLog, readAckLog } from './acklog.js';
+import { checkDirectory } from './directory.js';
 import { Appender, type PendingAppend } from './appender.js';
 import { Capacity } from './capacity.js';
 import { nodeDisk, type QueueDisk } from './disk.js';
@@ -45,26 +45,6 @@ export interface DiskQueueOptions {
 
 const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
 const DEFAULT_ACK_LOG_BYTES = 1024 * 1024;
-
-const codeOf = (error: unknown): unknown => (error as { code?: unknown } | undefined)?.code;
-
-/** Makes sure `directory` exists and takes files, or says why not. */
-async function checkDirectory(disk: QueueDisk, directory: string, mode: number | undefined): Promise<void> {
-  let step = 'it could not be created';
-  try {
-    await disk.mkdir(directory, mode);
-    step = 'no file can be created in it';
-    const probe = join(directory, 'probe.tmp');
-    const file = await disk.open(probe, 'w');
-    await file.close();
-    await disk.remove(probe);
-  } catch (error) {
-    const code = codeOf(error);
-    // A full disk is no reason not to open: the queue has entries to deliver, which frees room.
-    if (code === 'ENOSPC' || code === 'EDQUOT') return;
-    throw new QueueDirectoryError(directory, `${step}: ${errorMessage(error)}`, { cause: error });
-  }
-}
 
 export class DiskQueue<M> implements SendingQueue<M> {
   private readonly capacity: Capacity;
