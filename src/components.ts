@@ -1,6 +1,7 @@
 // Every component type otelgate ships, in one registry.
 import { debugExporterFactory } from './exporters/debug/factory.js';
 import { nopExporterFactory } from './exporters/nop/factory.js';
+import { otlpHttpExporterFactory, otlphttpExporterFactory } from './exporters/otlp_http/factory.js';
 import { storeExporterFactory } from './exporters/store/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
@@ -19,6 +20,8 @@ export function builtinRegistry(): Registry {
     spanProcessorFactory,
     debugExporterFactory,
     nopExporterFactory,
+    otlpHttpExporterFactory,
+    otlphttpExporterFactory,
     storeExporterFactory,
     apiKeyAuthExtensionFactory,
     fileStorageExtensionFactory,

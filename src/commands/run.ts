@@ -46,7 +46,7 @@ async function startPipelines(config: ResolvedConfig, logger: Logger, worker: st
   const telemetry = new SelfMetrics(config.service.telemetry.metrics, logger.child({ kind: 'telemetry' }), worker === undefined);
   try {
     await telemetry.start();
-    const service = new Service(config, logger, telemetry);
+    const service = new Service(config, logger, telemetry, worker === undefined ? undefined : Number(worker));
     await service.start();
     return { config, service, telemetry };
   } catch (error) {

@@ -63,7 +63,13 @@ export interface Consumer {
 }
 
 export interface Processor extends Component, Consumer {}
-export interface Exporter extends Component, Consumer {}
+export interface Exporter extends Component, Consumer {
+  /**
+   * True for an exporter that counts otelcol_exporter_sent/send_failed itself, after its queue (the
+   * backend has it); for the others the service counts what consume() accepts.
+   */
+  readonly countsItself?: boolean;
+}
 
 /** What a component may ask of the running service. */
 export interface Host {
@@ -81,6 +87,10 @@ export interface ComponentContext {
   host: Host;
   /** otelgate's own metrics: a meter, and whether metrics of a level are wanted. */
   telemetry: SelfMetrics;
+  /** The signals of the pipelines the component is in ([] for extensions). */
+  signals: readonly Signal[];
+  /** With service.workers above 1, the worker slot (1…N) this process serves; a replacement worker has its slot's. */
+  worker: number | undefined;
 }
 
 /** Settings checks that a JSON Schema cannot say; each message is prefixed with its path below the component. */

@@ -45,10 +45,12 @@ export class Service {
   private started: Running[] = [];
   private shutdownPromise: Promise<ShutdownResult> | undefined;
 
+  /** `worker`: the worker slot this process serves, with service.workers above 1. */
   constructor(
     private readonly config: ResolvedConfig,
     private readonly logger: Logger,
     private readonly telemetry: SelfMetrics = new SelfMetrics({ level: 'none', readers: [] }, logger),
+    private readonly worker?: number,
   ) {
     this.build();
   }
@@ -56,7 +58,10 @@ export class Service {
   private context(id: string, kind: Kind, pipeline?: string): ComponentContext {
     const host: Host = { extension: (name) => this.extensions.get(name), exporters: () => this.exporters };
     const bindings = pipeline === undefined ? { kind, name: id } : { kind, name: id, pipeline };
-    return { id, kind, logger: this.logger.child(bindings), host, telemetry: this.telemetry };
+    const lists = { receiver: 'receivers', processor: 'processors', exporter: 'exporters', extension: undefined } as const;
+    const list = lists[kind];
+    const signals = list === undefined ? [] : [...new Set(this.config.service.pipelines.filter((p) => p.id === pipeline || (pipeline === undefined && p[list].includes(id))).map((p) => p.signal))];
+    return { id, kind, logger: this.logger.child(bindings), host, telemetry: this.telemetry, signals, worker: this.worker };
   }
 
   private create<T>(id: string, make: () => T): T {
@@ -86,7 +91,7 @@ export class Service {
         if (entry === undefined || entry.bound.kind !== 'exporter') continue;
         const { bound } = entry;
         const exporter = this.create(id, () => bound.create(this.context(id, 'exporter')));
-        exporters.set(id, countedExporter(exporter, id, this.telemetry));
+        exporters.set(id, exporter.countsItself === true ? exporter : countedExporter(exporter, id, this.telemetry));
         this.exporters.set(id, exporter);
         this.groups.exporters.push({ id, kind: 'exporter', component: exporter });
       }

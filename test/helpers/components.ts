@@ -2,6 +2,7 @@
 import Type from 'typebox';
 import type { Batch } from '../../src/model/batch.js';
 import { withAttributes } from '../../src/model/anyvalue.js';
+import { SIGNALS, type Signal } from '../../src/model/signal.js';
 import type { Component, ComponentContext, Consumer, ExporterFactory, ExtensionFactory, Kind, ProcessorFactory, ReceiverFactory } from '../../src/runtime/component.js';
 import { SelfMetrics } from '../../src/telemetry/metrics.js';
 import { memoryLogger } from './logger.js';
@@ -108,8 +109,8 @@ export function testExtension(rec: Recorder, failStart = false): ExtensionFactor
 }
 
 /** A ComponentContext as the Service gives one, with a logger that keeps its lines, no extensions or exporters, and metrics off. */
-export function testContext(id: string, kind: Kind): { ctx: ComponentContext; lines: Record<string, unknown>[] } {
+export function testContext(id: string, kind: Kind, signals: readonly Signal[] = kind === 'extension' ? [] : SIGNALS): { ctx: ComponentContext; lines: Record<string, unknown>[] } {
   const { logger, lines } = memoryLogger();
   const host = { extension: () => undefined, exporters: () => new Map<string, Component>() };
-  return { ctx: { id, kind, logger, host, telemetry: new SelfMetrics({ level: 'none', readers: [] }, logger) }, lines };
+  return { ctx: { id, kind, logger, host, telemetry: new SelfMetrics({ level: 'none', readers: [] }, logger), signals, worker: undefined }, lines };
 }

@@ -1,0 +1,78 @@
+// Batching after the queue, as the Collector's sending_queue.batch, partitioned: queued requests
+// of one partition (signal, project, and whatever client metadata the exporter routes by) are
+// merged; two partitions never share a request, so no request to a backend mixes two tenants.
+
+export interface BatchLimits {
+  flushTimeoutMs: number;
+  /** Items a batch waits for before it goes early. */
+  minSize: number;
+  /** Items a batch holds at most (0: no limit); an entry larger than this goes alone, never split. */
+  maxSize: number;
+}
+
+export interface Batchable {
+  readonly items: number;
+}
+
+interface Open<E> {
+  entries: E[];
+  items: number;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Collects entries per partition and hands each finished batch to `flush`: when it reaches
+ * min_size, when the next entry would take it past max_size, or flush_timeout after its first entry.
+ */
+export class Batcher<E extends Batchable> {
+  private readonly open = new Map<string, Open<E>>();
+
+  constructor(
+    private readonly limits: BatchLimits,
+    private readonly flush: (entries: E[]) => void,
+  ) {}
+
+  /** Entries held, not yet handed on. */
+  get held(): number {
+    let count = 0;
+    for (const batch of this.open.values()) count += batch.entries.length;
+    return count;
+  }
+
+  add(partition: string, entry: E): void {
+    const { maxSize, minSize } = this.limits;
+    let batch = this.open.get(partition);
+    if (batch !== undefined && maxSize > 0 && batch.items + entry.items > maxSize) {
+      this.close(partition, batch);
+      batch = undefined;
+    }
+    if (batch === undefined) {
+      const timer = setTimeout(() => {
+        const current = this.open.get(partition);
+        if (current !== undefined) this.close(partition, current);
+      }, this.limits.flushTimeoutMs);
+      batch = { entries: [], items: 0, timer };
+      this.open.set(partition, batch);
+    }
+    batch.entries.push(entry);
+    batch.items += entry.items;
+    if (batch.items >= minSize || (maxSize > 0 && batch.items >= maxSize)) this.close(partition, batch);
+  }
+
+  /** Every entry held, batch by batch, without waiting (shutdown): the caller decides their fate. */
+  drain(): E[][] {
+    const batches: E[][] = [];
+    for (const [partition, batch] of this.open) {
+      clearTimeout(batch.timer);
+      this.open.delete(partition);
+      batches.push(batch.entries);
+    }
+    return batches;
+  }
+
+  private close(partition: string, batch: Open<E>): void {
+    clearTimeout(batch.timer);
+    this.open.delete(partition);
+    this.flush(batch.entries);
+  }
+}

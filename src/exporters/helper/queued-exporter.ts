@@ -1,0 +1,312 @@
+// The exporter helper: what every remote exporter is, so that an exporter writes only its push.
+// consume() puts the batch in the sending queue (on disk by default) and resolves once it is held
+// there: that is what the client's 200 stands on. Consumers take from the queue, batch per
+// partition, push with retries, and acknowledge only what the backend took or refused for good.
+// Counting happens here, after the queue: "sent" means the backend has it.
+import type { Meter, ObservableResult } from '@opentelemetry/api';
+import { errorMessage, PermanentError, RetryableError } from '../../errors.js';
+import type { Batch } from '../../model/batch.js';
+import type { Signal } from '../../model/signal.js';
+import { encodeOtlp } from '../../otlp/encode.js';
+import { MemoryQueue } from '../../queue/memory-queue.js';
+import type { SendingQueue, TakenEntry } from '../../queue/types.js';
+import type { ClientInfo, ComponentContext, ConsumeContext, Exporter } from '../../runtime/component.js';
+import { signalCounters, type SignalCounters } from '../../telemetry/counters.js';
+import { Batcher } from './batcher.js';
+import { durationMs } from '../../config/duration.js';
+import type { RetryResult } from './retry.js';
+import { MEMORY_STORAGE, type SendingQueueConfig } from './queue-settings.js';
+import { openStorageQueue } from './storage.js';
+
+/** What a queued request carries besides its rows; JSON-safe, as the disk queue keeps it as JSON. */
+export interface QueuedMeta {
+  project: string;
+  /** The batch's receivedUnixNano, in decimal: JSON has no bigint. */
+  received: string;
+  keyId: string;
+  metadata: Record<string, readonly string[]>;
+}
+
+/** One request to the backend: queued requests of one partition, merged. */
+export interface Outgoing {
+  signal: Signal;
+  project: string;
+  client: ClientInfo;
+  /**
+   * An Export*ServiceRequest in protobuf: the queued requests' bytes one after the other, which
+   * protobuf reads as one message with their resources concatenated.
+   */
+  payload: Uint8Array;
+  items: number;
+}
+
+export interface RemoteExporterSpec {
+  ctx: ComponentContext;
+  queue: SendingQueueConfig;
+  /** Client metadata (header names) the exporter routes by: batches never mix two values of them. */
+  partitionBy: readonly string[];
+  /** The pause before a request that could not be delivered (retries given up) is tried again. */
+  retryPauseMs: number;
+  start(): Promise<void>;
+  /** Sends one request with retries; `signal` aborts at shutdown. Must not throw for a backend's failure. */
+  push(out: Outgoing, signal: AbortSignal): Promise<RetryResult>;
+  shutdown(): Promise<void>;
+}
+
+type Entry = TakenEntry<QueuedMeta>;
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+function merged(entries: readonly Entry[]): Uint8Array {
+  if (entries.length === 1) return (entries[0] as Entry).payload;
+  return Buffer.concat(entries.map((e) => e.payload));
+}
+
+function partitionOf(meta: QueuedMeta, keys: readonly string[]): string {
+  if (keys.length === 0) return meta.project;
+  return JSON.stringify([meta.project, ...keys.map((key) => meta.metadata[key] ?? [])]);
+}
+
+interface Counting {
+  sent: SignalCounters;
+  failed: SignalCounters;
+  enqueueFailed: SignalCounters;
+  attributes: { exporter: string };
+}
+
+function counting(ctx: ComponentContext): Counting | undefined {
+  if (!ctx.telemetry.enabled('basic')) return undefined;
+  const meter: Meter = ctx.telemetry.meter('otelgate/exporter');
+  return {
+    sent: signalCounters(meter, 'otelcol_exporter_sent', 'Records the backend accepted'),
+    failed: signalCounters(meter, 'otelcol_exporter_send_failed', 'Records the backend refused for good, or that could not be sent'),
+    enqueueFailed: signalCounters(meter, 'otelcol_exporter_enqueue_failed', 'Records the sending queue could not take'),
+    attributes: { exporter: ctx.id },
+  };
+}
+
+/** One signal's queue and the loop that drains it. */
+class Drain {
+  private readonly stop = new AbortController();
+  private inFlight = 0;
+  private wake: (() => void) | undefined;
+  private readonly sends = new Set<Promise<void>>();
+  private readonly batcher: Batcher<Entry> | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    readonly signal: Signal,
+    readonly queue: SendingQueue<QueuedMeta>,
+    private readonly spec: RemoteExporterSpec,
+    private readonly counts: Counting | undefined,
+  ) {
+    const batch = spec.queue.batch;
+    if (batch !== undefined) {
+      this.batcher = new Batcher({ flushTimeoutMs: durationMs(batch.flush_timeout), minSize: batch.min_size, maxSize: batch.max_size }, (entries) => this.dispatch(entries));
+    }
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    const slots = this.spec.queue.num_consumers;
+    while (!this.stop.signal.aborted) {
+      // Take only with a consumer free: what waits for a backend that is down stays on disk, not in memory.
+      while (this.inFlight >= slots && !this.stop.signal.aborted) await new Promise<void>((resolve) => (this.wake = resolve));
+      const entry = await this.queue.take(this.stop.signal);
+      if (entry === undefined) break;
+      if (this.batcher === undefined) this.dispatch([entry]);
+      else this.batcher.add(partitionOf(entry.metadata, this.spec.partitionBy), entry);
+    }
+  }
+
+  private dispatch(entries: Entry[]): void {
+    this.inFlight++;
+    const send = this.send(entries).finally(() => {
+      this.inFlight--;
+      this.sends.delete(send);
+      const wake = this.wake;
+      this.wake = undefined;
+      wake?.();
+    });
+    this.sends.add(send);
+  }
+
+  private async send(entries: Entry[]): Promise<void> {
+    const first = entries[0] as Entry;
+    const items = entries.reduce((sum, e) => sum + e.items, 0);
+    const out: Outgoing = {
+      signal: this.signal,
+      project: first.metadata.project,
+      client: { keyId: first.metadata.keyId, metadata: first.metadata.metadata },
+      payload: merged(entries),
+      items,
+    };
+    const { logger } = this.spec.ctx;
+    let result: RetryResult;
+    try {
+      result = await this.spec.push(out, this.stop.signal);
+    } catch (error) {
+      // A push that throws has a bug, not a backend problem: keep the data, say so, pause.
+      logger.error({ err: errorMessage(error), signal: this.signal, items }, 'The exporter failed to send a request; it stays queued');
+      await sleep(this.spec.retryPauseMs, this.stop.signal);
+      this.giveBack(entries);
+      return;
+    }
+    const attributes = this.counts?.attributes;
+    switch (result.kind) {
+      case 'success': {
+        const rejected = Math.min(result.outcome.partial?.rejected ?? 0, items);
+        if (result.outcome.partial !== undefined) {
+          logger.warn({ signal: this.signal, project: out.project, rejected, message: result.outcome.partial.message }, 'The backend accepted a request in part');
+        }
+        this.counts?.sent[this.signal].add(items - rejected, attributes);
+        if (rejected > 0) this.counts?.failed[this.signal].add(rejected, attributes);
+        await this.acknowledge(entries);
+        return;
+      }
+      case 'permanent':
+        logger.error({ signal: this.signal, project: out.project, items, status: result.outcome.status, message: result.outcome.message }, 'The backend refused a request for good; it is dropped');
+        this.counts?.failed[this.signal].add(items, attributes);
+        await this.acknowledge(entries);
+        return;
+      case 'gave_up':
+        // Acknowledged data is never dropped for being late: it goes back to the queue, to be tried
+        // again after a pause, for as long as the backend's answer says that retrying can work.
+        logger.warn(
+          { signal: this.signal, project: out.project, items, reason: result.reason, attempts: result.attempts, message: result.outcome.message, retry_in_ms: this.spec.retryPauseMs },
+          'Could not deliver a request yet; it stays queued and is tried again',
+        );
+        await sleep(this.spec.retryPauseMs, this.stop.signal);
+        this.giveBack(entries);
+        return;
+      case 'aborted':
+        this.giveBack(entries);
+        return;
+    }
+  }
+
+  private giveBack(entries: readonly Entry[]): void {
+    for (const entry of entries) this.queue.nack(entry.id);
+  }
+
+  private async acknowledge(entries: readonly Entry[]): Promise<void> {
+    for (const entry of entries) {
+      try {
+        await this.queue.ack(entry.id);
+      } catch (error) {
+        // Written with a later acknowledgement; until then a restart would send it again (at least once).
+        this.spec.ctx.logger.warn({ err: errorMessage(error), signal: this.signal }, 'Could not record a delivery in the queue yet');
+      }
+    }
+  }
+
+  /** Stops taking, ends sends under way (their requests stay queued), and closes the queue. */
+  async shutdown(): Promise<void> {
+    this.stop.abort();
+    this.wake?.();
+    await this.loop;
+    for (const entries of this.batcher?.drain() ?? []) this.giveBack(entries);
+    await Promise.all([...this.sends]);
+    const left = this.queue.stats();
+    if (this.queue instanceof MemoryQueue && left.requests > 0) {
+      this.spec.ctx.logger.error({ signal: this.signal, requests: left.requests, items: left.items }, 'The memory queue held requests not yet delivered; they are lost (storage: memory)');
+      this.counts?.failed[this.signal].add(left.items, this.counts.attributes);
+    }
+    await this.queue.close();
+  }
+}
+
+/** The exporter itself: the queue of each signal it serves, or no queue at all when sending_queue.enabled is false. */
+export function remoteExporter(spec: RemoteExporterSpec): Exporter {
+  const { ctx } = spec;
+  const counts = counting(ctx);
+  const drains = new Map<Signal, Drain>();
+  let stopping: AbortController | undefined;
+
+  function queued(batch: Batch, consumeCtx: ConsumeContext): Promise<void> {
+    const drain = drains.get(batch.signal);
+    if (drain === undefined) return Promise.reject(new RetryableError(`exporter ${ctx.id} is not running`));
+    const meta: QueuedMeta = { project: batch.project, received: String(batch.receivedUnixNano), keyId: consumeCtx.client.keyId, metadata: consumeCtx.client.metadata };
+    const payload = encodeOtlp(batch.signal, 'protobuf', batch.rows);
+    return drain.queue.append({ payload, metadata: meta, items: batch.rows.length }, { signal: consumeCtx.signal }).then(
+      () => undefined,
+      (error: unknown) => {
+        counts?.enqueueFailed[batch.signal].add(batch.rows.length, counts.attributes);
+        throw error;
+      },
+    );
+  }
+
+  /** sending_queue.enabled false: the client waits for the backend, as with the Collector. */
+  async function direct(batch: Batch, consumeCtx: ConsumeContext): Promise<void> {
+    const signal = AbortSignal.any([consumeCtx.signal, (stopping ??= new AbortController()).signal]);
+    const out: Outgoing = { signal: batch.signal, project: batch.project, client: consumeCtx.client, payload: encodeOtlp(batch.signal, 'protobuf', batch.rows), items: batch.rows.length };
+    const result = await spec.push(out, signal);
+    const attributes = counts?.attributes;
+    if (result.kind === 'success') {
+      const rejected = Math.min(result.outcome.partial?.rejected ?? 0, out.items);
+      counts?.sent[batch.signal].add(out.items - rejected, attributes);
+      if (rejected > 0) counts?.failed[batch.signal].add(rejected, attributes);
+      return;
+    }
+    counts?.failed[batch.signal].add(out.items, attributes);
+    const message = result.outcome?.message ?? 'the exporter is shutting down';
+    if (result.kind === 'permanent') throw new PermanentError(`the backend refused the batch: ${message}`);
+    throw new RetryableError(`the batch could not be delivered: ${message}`);
+  }
+
+  const observe = (result: ObservableResult, value: (drain: Drain) => number): void => {
+    for (const drain of drains.values()) result.observe(value(drain), { exporter: ctx.id, data_type: drain.signal });
+  };
+  if (counts !== undefined && spec.queue.enabled) {
+    const meter = ctx.telemetry.meter('otelgate/exporter');
+    meter.createObservableGauge('otelcol_exporter_queue_size', { description: 'What the sending queue holds, in the unit of its sizer' }).addCallback((r) => observe(r, (d) => d.queue.stats().size));
+    meter.createObservableGauge('otelcol_exporter_queue_capacity', { description: 'What the sending queue can hold, in the unit of its sizer' }).addCallback((r) => observe(r, (d) => d.queue.stats().capacity));
+  }
+
+  return {
+    countsItself: true,
+    async start() {
+      await spec.start();
+      if (!spec.queue.enabled) return;
+      try {
+        for (const signal of ctx.signals) {
+          const queue = spec.queue.storage === MEMORY_STORAGE ? new MemoryQueue<QueuedMeta>(memoryLimits(spec.queue)) : await openStorageQueue<QueuedMeta>(ctx, spec.queue, signal);
+          const drain = new Drain(signal, queue, spec, counts);
+          drains.set(signal, drain);
+          drain.start();
+        }
+      } catch (error) {
+        await Promise.all([...drains.values()].map((d) => d.shutdown()));
+        drains.clear();
+        throw error;
+      }
+    },
+    async shutdown() {
+      stopping?.abort();
+      await Promise.all([...drains.values()].map((d) => d.shutdown()));
+      drains.clear();
+      await spec.shutdown();
+    },
+    consume(batch, consumeCtx) {
+      return spec.queue.enabled ? queued(batch, consumeCtx) : direct(batch, consumeCtx);
+    },
+  };
+}
+
+function memoryLimits(config: SendingQueueConfig) {
+  return { sizer: config.sizer, capacity: config.queue_size, blockOnOverflow: config.block_on_overflow };
+}

@@ -1,0 +1,44 @@
+// Where a sending queue lives: the file_storage extension that `storage` names, or, by default,
+// a file_storage with its defaults (./data/queue): on disk unless the config says `storage: memory`.
+import { check } from '../../config/ajv.js';
+import { ConfigError } from '../../errors.js';
+import { fileStorageSchema, type FileStorageConfig } from '../../extensions/file_storage/config.js';
+import { fileStorageExtensionFactory, isQueueStorage, type QueueOwner, type QueueStorage } from '../../extensions/file_storage/factory.js';
+import type { Signal } from '../../model/signal.js';
+import type { SendingQueue } from '../../queue/types.js';
+import type { ComponentContext } from '../../runtime/component.js';
+import type { SendingQueueConfig } from './queue-settings.js';
+
+/** The queue of one signal; with workers, each worker slot has its own, which a replacement worker takes over. */
+export function queueOwner(ctx: ComponentContext, signal: Signal): QueueOwner {
+  return { kind: 'exporter', id: ctx.id, name: ctx.worker === undefined ? signal : `${signal}_worker${ctx.worker}` };
+}
+
+/** A file_storage extension's settings with every default filled in, as an empty `file_storage:` gets them. */
+function defaultStorageConfig(): FileStorageConfig {
+  const config = {};
+  check(fileStorageSchema, config);
+  return config as FileStorageConfig;
+}
+
+async function storageFor(ctx: ComponentContext, config: SendingQueueConfig): Promise<QueueStorage> {
+  if (config.storage === undefined) {
+    const storage = fileStorageExtensionFactory.create(defaultStorageConfig(), { ...ctx, id: 'file_storage', kind: 'extension', signals: [] });
+    await storage.start();
+    if (isQueueStorage(storage)) return storage;
+  }
+  const storage = config.storage === undefined ? undefined : ctx.host.extension(config.storage);
+  if (isQueueStorage(storage)) return storage;
+  throw new ConfigError([
+    {
+      severity: 'error',
+      path: `exporters.${ctx.id}.sending_queue.storage`,
+      message: `"${config.storage}" is not a file_storage extension of service.extensions: name one, write "memory" for a queue in memory, or leave it out for ./data/queue`,
+    },
+  ]);
+}
+
+export async function openStorageQueue<M>(ctx: ComponentContext, config: SendingQueueConfig, signal: Signal): Promise<SendingQueue<M>> {
+  const storage = await storageFor(ctx, config);
+  return storage.openQueue<M>(queueOwner(ctx, signal), { sizer: config.sizer, capacity: config.queue_size, blockOnOverflow: config.block_on_overflow, logger: ctx.logger });
+}

@@ -1,0 +1,84 @@
+// otlp_http's settings as the Collector's otlphttp has them: its own test config loads, URLs are
+// made as the Collector makes them, and mistakes are named with their fix.
+import { describe, expect, it } from 'vitest';
+import { builtinRegistry } from '../../../src/components.js';
+import { ConfigError } from '../../../src/errors.js';
+import { signalUrl } from '../../../src/exporters/otlp_http/factory.js';
+import type { OtlpHttpConfig } from '../../../src/exporters/otlp_http/config.js';
+import { configFrom } from '../../helpers/config.js';
+
+function exporterConfig(settings: string, type = 'otlphttp'): OtlpHttpConfig {
+  const resolved = configFrom(
+    `
+receivers: {nop: }
+exporters:
+  ${type}:
+${settings
+  .split('\n')
+  .map((line) => `    ${line}`)
+  .join('\n')}
+service:
+  pipelines:
+    logs: {receivers: [nop], exporters: [${type}]}
+`,
+    builtinRegistry(),
+  );
+  return resolved.components.exporter.get(type)?.config as OtlpHttpConfig;
+}
+
+function problems(settings: string): string {
+  try {
+    exporterConfig(settings);
+    return '';
+  } catch (error) {
+    return error instanceof ConfigError ? error.issues.map((i) => `${i.path}: ${i.message}`).join('\n') : String(error);
+  }
+}
+
+describe('otlp_http settings', () => {
+  it('loads the Collector otlphttp exporter\'s test config, queue and retries included (but for its one header name that is no HTTP token, and profiles)', () => {
+    const config = exporterConfig(`endpoint: "https://1.2.3.4:1234"
+tls:
+  ca_file: /var/lib/mycert.pem
+  cert_file: certfile
+  key_file: keyfile
+  insecure: true
+timeout: 10s
+read_buffer_size: 123
+write_buffer_size: 345
+sending_queue:
+  enabled: true
+  num_consumers: 2
+  queue_size: 10
+retry_on_failure:
+  enabled: true
+  initial_interval: 10s
+  randomization_factor: 0.7
+  multiplier: 1.3
+  max_interval: 60s
+  max_elapsed_time: 10m
+headers:
+  header1: "234"
+  another: "somevalue"
+compression: gzip`);
+    expect(config.sending_queue).toEqual({ enabled: true, num_consumers: 2, queue_size: 10, sizer: 'requests', block_on_overflow: false });
+    expect(config.encoding).toBe('proto');
+    expect(signalUrl(config, 'traces')).toBe('https://1.2.3.4:1234/v1/traces');
+  });
+
+  it('adds the signal\'s path to the endpoint\'s own path, and uses a signal\'s endpoint as written', () => {
+    const config = exporterConfig('endpoint: http://loki:3100/otlp/\ntraces_endpoint: http://tempo:4318/custom\nencoding: json', 'otlp_http');
+    expect([signalUrl(config, 'logs'), signalUrl(config, 'traces'), signalUrl(config, 'metrics')]).toEqual([
+      'http://loki:3100/otlp/v1/logs',
+      'http://tempo:4318/custom',
+      'http://loki:3100/otlp/v1/metrics',
+    ]);
+  });
+
+  it('names what is missing or wrong, with the fix', () => {
+    expect(problems('compression: gzip')).toBe('exporters.otlphttp: set endpoint (e.g. http://tempo:4318), or logs_endpoint, traces_endpoint and metrics_endpoint for the signals it sends');
+    expect(problems('logs_endpoint: loki:3100')).toBe('exporters.otlphttp.logs_endpoint: must start with http:// or https:// (got loki://)');
+    expect(problems('endpoint: http://x\nencoding: protobuf')).toContain('exporters.otlphttp.encoding');
+    expect(problems('endpoint: http://x\nsending_queue: {batch: {min_size: 100, max_size: 10}}')).toBe('exporters.otlphttp.sending_queue.batch.max_size: must be 0 or at least min_size (100)');
+  });
+});
