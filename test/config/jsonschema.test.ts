@@ -18,7 +18,7 @@ describe('config/otelgate.schema.json', () => {
   });
 
   it('accepts the shipped pipelines and the good test configs', () => {
-    for (const file of ['pipelines/default.yaml', 'testdata/config/good_two_debug.yaml']) {
+    for (const file of ['pipelines/default.yaml', 'pipelines/sidecar-otlp.yaml', 'testdata/config/good_two_debug.yaml']) {
       expect(validate(yaml(file)), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
   });
