@@ -16,6 +16,7 @@ import { lockQueue, type QueueLock } from './lock.js';
 import { RecordReader, type ReadRecord, type RecordLocation } from './reader.js';
 import { recoverSegments, type QueueRecovery } from './recover.js';
 import type { Segment, SegmentList } from './segments.js';
+import { waitForWake } from './wakeups.js';
 import { sizeOf, type AppendOptions, type QueueEntry, type QueueSizer, type QueueStats, type SendingQueue, type TakenEntry } from './types.js';
 
 export interface DiskQueueOptions {
@@ -237,7 +238,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
         }
         return { id: record.id, payload: record.payload, metadata: JSON.parse(record.meta) as M, items: record.items };
       }
-      if (this.version === seen) await this.somethingToTake(signal);
+      if (this.version === seen) await waitForWake(this.waitingTakes, signal);
     }
   }
 
@@ -265,20 +266,6 @@ export class DiskQueue<M> implements SendingQueue<M> {
     } catch (error) {
       throw new QueueStorageError(this.options.directory, error);
     }
-  }
-
-  private somethingToTake(signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const wake = (): void => {
-        signal?.removeEventListener('abort', wake);
-        this.waitingTakes.delete(wake);
-        resolve();
-      };
-      // An abort that came while this take was busy has already fired.
-      if (signal?.aborted === true) return resolve();
-      signal?.addEventListener('abort', wake, { once: true });
-      this.waitingTakes.add(wake);
-    });
   }
 
   ack(id: number): Promise<void> {

@@ -4,6 +4,7 @@
 import { ShuttingDownError } from '../errors.js';
 import { Capacity } from './capacity.js';
 import { NO_RECOVERY, sizeOf, type AppendOptions, type QueueEntry, type QueueSizer, type QueueStats, type SendingQueue, type TakenEntry } from './types.js';
+import { waitForWake } from './wakeups.js';
 
 export interface MemoryQueueOptions {
   sizer?: QueueSizer;
@@ -59,17 +60,7 @@ export class MemoryQueue<M> implements SendingQueue<M> {
         this.inFlight.set(id, entry);
         return { ...entry, id };
       }
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          signal?.removeEventListener('abort', wake);
-          this.waitingTakes.delete(wake);
-          resolve();
-        };
-        // An abort that came while this take was busy has already fired.
-        if (signal?.aborted === true) return resolve();
-        signal?.addEventListener('abort', wake, { once: true });
-        this.waitingTakes.add(wake);
-      });
+      await waitForWake(this.waitingTakes, signal);
     }
     return undefined;
   }

@@ -1,11 +1,14 @@
 // The settings blocks of the exporter helper: the Collector's names and defaults, its configs
 // loading unchanged, and the checks a schema cannot make.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Type from 'typebox';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/config/ajv.js';
 import { headerPairs, httpClientProperties, validateHttpClient, type HttpClientConfig } from '../../../src/exporters/helper/http-settings.js';
 import { retryOnFailureSchema, retryPolicy, validateRetryOnFailure, type RetryOnFailureConfig } from '../../../src/exporters/helper/retry-settings.js';
+import { ROOT } from '../../helpers/cli.js';
 
 // As an exporter composes them: the otlphttp exporter's defaults (timeout 30s, gzip).
 const schema = Type.Object({ ...httpClientProperties({ timeout: '30s', compression: 'gzip' }), retry_on_failure: retryOnFailureSchema }, { additionalProperties: false });
@@ -52,34 +55,7 @@ describe('defaults', () => {
 
 describe('Collector configs', () => {
   // opentelemetry-collector exporter/otlphttpexporter/testdata/config.yaml, as it is.
-  const OTLPHTTP = `
-endpoint: "https://1.2.3.4:1234"
-tls:
-  ca_file: /var/lib/mycert.pem
-  cert_file: certfile
-  key_file: keyfile
-  insecure: true
-timeout: 10s
-read_buffer_size: 123
-write_buffer_size: 345
-sending_queue:
-  enabled: true
-  num_consumers: 2
-  queue_size: 10
-retry_on_failure:
-  enabled: true
-  initial_interval: 10s
-  randomization_factor: 0.7
-  multiplier: 1.3
-  max_interval: 60s
-  max_elapsed_time: 10m
-headers:
-  "can you have a . here?": "F0000000-0000-0000-0000-000000000000"
-  header1: "234"
-  another: "somevalue"
-compression: gzip
-profiles_endpoint: "https://custom.profiles.endpoint:8080/v1development/profiles"
-`;
+  const OTLPHTTP = readFileSync(join(ROOT, 'testdata', 'config', 'collector_otlphttp.yaml'), 'utf8');
 
   it('the otlphttp exporter\'s test config loads unchanged, but for the settings of the queue and the exporter itself', () => {
     const data = parse(OTLPHTTP) as Record<string, unknown>;
