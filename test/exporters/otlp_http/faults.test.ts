@@ -152,6 +152,21 @@ describe('otlp_http against a backend that fails', () => {
     expect(await waitUntil(() => bodies(backend).includes('after'))).toBe(true);
   }, 60_000);
 
+  it('does not drop a request whose retries ran out: it goes back to the queue and arrives once the backend is back', async () => {
+    const backend = await startBackend();
+    backends.push(backend);
+    await backend.stop();
+    const { dir, keysFile, key } = workspace();
+    const config = configFor(dir, keysFile, { b: backend.url }).replace('max_elapsed_time: 0s', 'max_elapsed_time: 1s');
+    const forwarder = await startForwarder(dir, config, key);
+    expect(await send(forwarder, ['late'])).toBe(202);
+    const gaveUp = await forwarder.run.waitFor('Could not deliver a request yet');
+    expect(gaveUp['reason']).toBe('max_elapsed_time');
+    await backend.start();
+    expect(await waitUntil(() => bodies(backend).includes('late'))).toBe(true);
+    expect(forwarder.run.lines.filter((l) => l.msg.includes('refused a request for good'))).toEqual([]);
+  }, 60_000);
+
   it('honours Retry-After: 3 on a 429', async () => {
     const backend = await startBackend();
     backends.push(backend);
