@@ -7,3 +7,4 @@ import { createRequire } from 'node:module';
 const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export const createServer: typeof http.createServer = http.createServer;
+export const STATUS_CODES: typeof http.STATUS_CODES = http.STATUS_CODES;

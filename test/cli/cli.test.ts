@@ -56,6 +56,8 @@ describe('otelgate CLI', () => {
     expect(summary('exporters')).toEqual([
       ['debug', all('Development')],
       ['nop', all('Beta')],
+      ['otlp_http', all('Alpha')],
+      ['otlphttp', all('Alpha')],
       ['store', all('Alpha')],
     ]);
     expect((listing['extensions'] ?? []).map((c) => [c.name, c.stability])).toEqual([

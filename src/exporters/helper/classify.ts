@@ -3,7 +3,7 @@
 // 429, 502, 503 and 504 are retryable, 429 and 503 with the Retry-After delay if one was sent;
 // every other status is permanent, 500 and 501 included; a failure before an answer (refused,
 // reset, timeout, DNS, TLS, proxy) is retryable, except a request that could never be sent.
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../../runtime/http.js';
 import { errorMessage } from '../../errors.js';
 import { backendMessage } from './backend-message.js';
 import type { FailureKind, SendOutcome } from './outcome.js';

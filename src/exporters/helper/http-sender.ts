@@ -8,7 +8,7 @@ import { VERSION } from '../../version.js';
 import { classify } from './classify.js';
 import { compress, contentEncoding } from './compression.js';
 import { createDispatcher } from './dispatcher.js';
-import { headerPairs, type HttpClientConfig } from './http-settings.js';
+import { headerPairs, joinUrl, type HttpClientConfig } from './http-settings.js';
 import type { SendOutcome } from './outcome.js';
 import { readBounded, RESPONSE_LIMIT } from './read-body.js';
 import { loadTlsOptions } from './tls-settings.js';
@@ -54,12 +54,6 @@ export interface HttpSenderOptions {
 }
 
 const DEFAULT_USER_AGENT = `otelgate/${VERSION} (${process.platform}/${process.arch})`;
-
-/** The Collector's composeSignalURL: the path is appended to the endpoint's own path. */
-export function joinUrl(endpoint: string, path: string): string {
-  const relative = path.startsWith('/') ? path.slice(1) : path;
-  return endpoint.endsWith('/') ? endpoint + relative : `${endpoint}/${relative}`;
-}
 
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

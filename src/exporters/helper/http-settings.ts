@@ -82,3 +82,9 @@ export function validateHttpClient(config: HttpClientConfig): SettingsProblem[] 
   problems.push(...validateTlsClient(config.tls));
   return problems;
 }
+
+/** The Collector's composeSignalURL: the path is appended to the endpoint's own path. */
+export function joinUrl(endpoint: string, path: string): string {
+  const relative = path.startsWith('/') ? path.slice(1) : path;
+  return endpoint.endsWith('/') ? endpoint + relative : `${endpoint}/${relative}`;
+}

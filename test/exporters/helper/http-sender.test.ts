@@ -3,7 +3,8 @@
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpSender, joinUrl, type HttpRequest, type HttpSender } from '../../../src/exporters/helper/http-sender.js';
+import { createHttpSender, type HttpRequest, type HttpSender } from '../../../src/exporters/helper/http-sender.js';
+import { joinUrl } from '../../../src/exporters/helper/http-settings.js';
 import { RESPONSE_LIMIT } from '../../../src/exporters/helper/read-body.js';
 import { VERSION } from '../../../src/version.js';
 import { exportResponse } from '../../../src/otlp/response.js';
