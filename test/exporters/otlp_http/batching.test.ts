@@ -7,11 +7,11 @@ import { startBackend, type Backend } from '../../helpers/backend.js';
 import { startGateway, type Gateway } from '../../helpers/gateway.js';
 import { waitUntil } from '../../helpers/wait.js';
 
-let gateway: Gateway | undefined;
-let backend: Backend | undefined;
+const gateways: Gateway[] = [];
+const backends: Backend[] = [];
 afterAll(async () => {
-  await gateway?.stop();
-  await backend?.stop();
+  for (const gateway of gateways) await gateway.stop();
+  for (const backend of backends) await backend.stop();
 });
 
 const config = (url: string) => (keysFile: string) => `
@@ -36,17 +36,19 @@ service:
 
 describe('otlp_http with sending_queue.batch', () => {
   it('merges the requests of one project up to min_size, and keeps projects in requests of their own', async () => {
-    backend = await startBackend();
+    const backend = await startBackend();
+    backends.push(backend);
     // Until the test says so, the backend holds its first answer: what arrives meanwhile is queued and batched.
     let release = (): void => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     backend.hold = () => released;
-    gateway = await startGateway({ projects: ['shop', 'blog'], config: config(backend.url) });
+    const gateway = await startGateway({ projects: ['shop', 'blog'], config: config(backend.url) });
+    gateways.push(gateway);
     const send = async (project: string, from: number, count: number): Promise<void> => {
       const records = Array.from({ length: count }, (_, i) => ({ message: `${project}-${from + i}` }));
-      const response = await fetch(`${gateway?.url}/api/v1/ingest`, {
+      const response = await fetch(`${gateway.url}/api/v1/ingest`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${gateway?.keys[project]}`, 'Content-Type': 'application/json' },
+        headers: { Authorization: `Bearer ${gateway.keys[project]}`, 'Content-Type': 'application/json' },
         body: JSON.stringify(records),
       });
       expect(response.status).toBe(202);
@@ -59,12 +61,51 @@ describe('otlp_http with sending_queue.batch', () => {
       await send('blog', i * 10, 10);
     }
     release();
-    expect(await waitUntil(() => backend?.delivered('logs').length === 90)).toBe(true);
+    expect(await waitUntil(() => backend.delivered('logs').length === 90)).toBe(true);
     const requests = backend.received.map((r) => ({ tenant: r.headers['x-scope-orgid'], bodies: r.rows.map((row) => (row as LogRow).body as string) }));
     expect(requests.map((r) => [r.tenant, r.bodies.length])).toEqual([
       ['shop', 30],
       ['shop', 30],
       ['blog', 30],
+    ]);
+    for (const request of requests) expect(request.bodies.every((body) => body.startsWith(`${request.tenant}-`))).toBe(true);
+  });
+
+  it('sends headers taken from the request metadata (include_metadata, metadata_headers), and never batches two values together', async () => {
+    const backend = await startBackend();
+    backends.push(backend);
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    backend.hold = () => released;
+    const withMetadata = (keysFile: string): string =>
+      config(backend.url)(keysFile)
+        .replace('auth: {authenticator: apikeyauth}}', 'auth: {authenticator: apikeyauth}, include_metadata: true}')
+        .replace('tenant: {header: X-Scope-OrgID}', 'metadata_headers: [{key: X-Scope-OrgID, from_context: X-Tenant, default_value: none}]');
+    const gateway = await startGateway({ projects: ['shop'], config: withMetadata });
+    gateways.push(gateway);
+    const send = async (tenant: string | undefined, from: number): Promise<void> => {
+      const records = Array.from({ length: 10 }, (_, i) => ({ message: `${tenant ?? 'none'}-${from + i}` }));
+      const headers: Record<string, string> = { Authorization: `Bearer ${gateway.keys['shop']}`, 'Content-Type': 'application/json' };
+      if (tenant !== undefined) headers['X-Tenant'] = tenant;
+      const response = await fetch(`${gateway.url}/api/v1/ingest`, { method: 'POST', headers, body: JSON.stringify(records) });
+      expect(response.status).toBe(202);
+    };
+    await send('eu', 0);
+    await send('eu', 10);
+    await send('eu', 20);
+    for (let i = 0; i < 3; i++) {
+      await send('us', i * 10);
+      await send(undefined, i * 10);
+      await send('eu', 100 + i * 10);
+    }
+    release();
+    expect(await waitUntil(() => backend.delivered('logs').length === 120)).toBe(true);
+    const requests = backend.received.map((r) => ({ tenant: r.headers['x-scope-orgid'], bodies: r.rows.map((row) => (row as LogRow).body as string) }));
+    expect(requests.map((r) => [r.tenant, r.bodies.length])).toEqual([
+      ['eu', 30],
+      ['us', 30],
+      ['none', 30],
+      ['eu', 30],
     ]);
     for (const request of requests) expect(request.bodies.every((body) => body.startsWith(`${request.tenant}-`))).toBe(true);
   });
