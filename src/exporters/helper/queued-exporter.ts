@@ -202,15 +202,12 @@ class Drain {
     for (const entry of entries) this.queue.nack(entry.id);
   }
 
+  /** All at once: the queue writes acknowledgements that come together in one write. */
   private async acknowledge(entries: readonly Entry[]): Promise<void> {
-    for (const entry of entries) {
-      try {
-        await this.queue.ack(entry.id);
-      } catch (error) {
-        // Written with a later acknowledgement; until then a restart would send it again (at least once).
-        this.spec.ctx.logger.warn({ err: errorMessage(error), signal: this.signal }, 'Could not record a delivery in the queue yet');
-      }
-    }
+    const results = await Promise.allSettled(entries.map((entry) => this.queue.ack(entry.id)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    // Written with a later acknowledgement; until then a restart would send it again (at least once).
+    if (failed !== undefined) this.spec.ctx.logger.warn({ err: errorMessage(failed.reason), signal: this.signal }, 'Could not record a delivery in the queue yet');
   }
 
   /** Stops taking, ends sends under way (their requests stay queued), and closes the queue. */
