@@ -91,6 +91,12 @@ export interface ComponentContext {
   signals: readonly Signal[];
   /** With service.workers above 1, the worker slot (1…N) this process serves; a replacement worker has its slot's. */
   worker: number | undefined;
+  /**
+   * Aborted as soon as the service begins to shut down, before any component stops: what waits
+   * on behalf of a request (for room in a queue, for a backend) gives up then, so that receivers,
+   * which wait for their requests, can stop within the shutdown timeout.
+   */
+  stopping: AbortSignal;
 }
 
 /** Settings checks that a JSON Schema cannot say; each message is prefixed with its path below the component. */

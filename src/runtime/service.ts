@@ -32,6 +32,7 @@ export interface ShutdownResult {
 
 export class Service {
   private readonly inflight = new Inflight();
+  private readonly stopping = new AbortController();
   private readonly extensions = new Map<string, Component>();
   private readonly exporters = new Map<string, Component>();
   private readonly receiverInputs = new Map<string, Partial<Record<Signal, Consumer>>>();
@@ -61,7 +62,7 @@ export class Service {
     const lists = { receiver: 'receivers', processor: 'processors', exporter: 'exporters', extension: undefined } as const;
     const list = lists[kind];
     const signals = list === undefined ? [] : [...new Set(this.config.service.pipelines.filter((p) => p.id === pipeline || (pipeline === undefined && p[list].includes(id))).map((p) => p.signal))];
-    return { id, kind, logger: this.logger.child(bindings), host, telemetry: this.telemetry, signals, worker: this.worker };
+    return { id, kind, logger: this.logger.child(bindings), host, telemetry: this.telemetry, signals, worker: this.worker, stopping: this.stopping.signal };
   }
 
   private create<T>(id: string, make: () => T): T {
@@ -175,6 +176,7 @@ export class Service {
   private async runShutdown(timeoutMs: number): Promise<ShutdownResult> {
     const isStarted = (r: Running): boolean => this.started.includes(r);
     const { receivers, processors, exporters, extensions } = this.groups;
+    this.stopping.abort();
     // Before anything stops: a health check must fail while the receivers are still draining.
     for (const running of extensions.filter(isStarted)) running.component.notReady?.();
     const sequence = async (): Promise<void> => {

@@ -112,5 +112,5 @@ export function testExtension(rec: Recorder, failStart = false): ExtensionFactor
 export function testContext(id: string, kind: Kind, signals: readonly Signal[] = kind === 'extension' ? [] : SIGNALS): { ctx: ComponentContext; lines: Record<string, unknown>[] } {
   const { logger, lines } = memoryLogger();
   const host = { extension: () => undefined, exporters: () => new Map<string, Component>() };
-  return { ctx: { id, kind, logger, host, telemetry: new SelfMetrics({ level: 'none', readers: [] }, logger), signals, worker: undefined }, lines };
+  return { ctx: { id, kind, logger, host, telemetry: new SelfMetrics({ level: 'none', readers: [] }, logger), signals, worker: undefined, stopping: new AbortController().signal }, lines };
 }

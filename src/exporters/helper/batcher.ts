@@ -8,21 +8,31 @@ export interface BatchLimits {
   minSize: number;
   /** Items a batch holds at most (0: no limit); an entry larger than this goes alone, never split. */
   maxSize: number;
+  /** Bytes a batch holds at most, whatever the items say: a backend refuses a request past its body limit. */
+  maxBytes: number;
+  /**
+   * Partitions open at once at most; a new one past this sends the oldest open batch first, so a
+   * client that sends a new header value with every request cannot make the batcher hold without bound.
+   */
+  maxOpen: number;
 }
 
 export interface Batchable {
   readonly items: number;
+  readonly payload: Uint8Array;
 }
 
 interface Open<E> {
   entries: E[];
   items: number;
+  bytes: number;
   timer: NodeJS.Timeout;
 }
 
 /**
  * Collects entries per partition and hands each finished batch to `flush`: when it reaches
- * min_size, when the next entry would take it past max_size, or flush_timeout after its first entry.
+ * min_size, when the next entry would take it past max_size or the byte limit, flush_timeout after
+ * its first entry, or when a new partition needs the room of the oldest.
  */
 export class Batcher<E extends Batchable> {
   private readonly open = new Map<string, Open<E>>();
@@ -40,22 +50,27 @@ export class Batcher<E extends Batchable> {
   }
 
   add(partition: string, entry: E): void {
-    const { maxSize, minSize } = this.limits;
+    const { maxSize, minSize, maxBytes } = this.limits;
     let batch = this.open.get(partition);
-    if (batch !== undefined && maxSize > 0 && batch.items + entry.items > maxSize) {
+    if (batch !== undefined && ((maxSize > 0 && batch.items + entry.items > maxSize) || batch.bytes + entry.payload.byteLength > maxBytes)) {
       this.close(partition, batch);
       batch = undefined;
     }
     if (batch === undefined) {
+      if (this.open.size >= this.limits.maxOpen) {
+        const [oldest, held] = this.open.entries().next().value as [string, Open<E>];
+        this.close(oldest, held);
+      }
       const timer = setTimeout(() => {
         const current = this.open.get(partition);
         if (current !== undefined) this.close(partition, current);
       }, this.limits.flushTimeoutMs);
-      batch = { entries: [], items: 0, timer };
+      batch = { entries: [], items: 0, bytes: 0, timer };
       this.open.set(partition, batch);
     }
     batch.entries.push(entry);
     batch.items += entry.items;
+    batch.bytes += entry.payload.byteLength;
     if (batch.items >= minSize || (maxSize > 0 && batch.items >= maxSize)) this.close(partition, batch);
   }
 

@@ -43,6 +43,8 @@ export interface Outgoing {
 export interface RemoteExporterSpec {
   ctx: ComponentContext;
   queue: SendingQueueConfig;
+  /** Names the exporter's queue directories: its id, under the one name of its type that stays (otlphttp is otlp_http). */
+  queueId: string;
   /** Client metadata (header names) the exporter routes by: batches never mix two values of them. */
   partitionBy: readonly string[];
   /** The pause before a request that could not be delivered (retries given up) is tried again. */
@@ -54,6 +56,16 @@ export interface RemoteExporterSpec {
 }
 
 type Entry = TakenEntry<QueuedMeta>;
+
+/**
+ * Bytes a merged request holds at most: well under the body limits of the backends it goes to (an
+ * otelgate or Collector takes 32 or 20 MiB decompressed), whatever min_size and max_size say.
+ */
+export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+/** How often the same kind of refusal is logged at error level. */
+const DROP_LOG_INTERVAL_MS = 60_000;
+/** Partitions the batcher keeps open at once, at least: 4 per consumer above that. */
+const MIN_OPEN_PARTITIONS = 64;
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
@@ -102,7 +114,12 @@ class Drain {
   private wake: (() => void) | undefined;
   private readonly sends = new Set<Promise<void>>();
   private readonly batcher: Batcher<Entry> | undefined;
+  /** Batches the batcher finished, waiting for a consumer: num_consumers holds with batching too. */
+  private readonly ready: Entry[][] = [];
   private loop: Promise<void> | undefined;
+  private readonly slots: number;
+  /** When a refusal of each status was last logged at error level. */
+  private readonly droppedLoggedAt = new Map<number | string, number>();
 
   constructor(
     readonly signal: Signal,
@@ -110,9 +127,14 @@ class Drain {
     private readonly spec: RemoteExporterSpec,
     private readonly counts: Counting | undefined,
   ) {
+    this.slots = spec.queue.num_consumers;
     const batch = spec.queue.batch;
     if (batch !== undefined) {
-      this.batcher = new Batcher({ flushTimeoutMs: durationMs(batch.flush_timeout), minSize: batch.min_size, maxSize: batch.max_size }, (entries) => this.dispatch(entries));
+      const limits = { flushTimeoutMs: durationMs(batch.flush_timeout), minSize: batch.min_size, maxSize: batch.max_size, maxBytes: MAX_BATCH_BYTES, maxOpen: Math.max(MIN_OPEN_PARTITIONS, 4 * this.slots) };
+      this.batcher = new Batcher(limits, (entries) => {
+        this.ready.push(entries);
+        this.pump();
+      });
     }
   }
 
@@ -121,15 +143,29 @@ class Drain {
   }
 
   private async run(): Promise<void> {
-    const slots = this.spec.queue.num_consumers;
-    while (!this.stop.signal.aborted) {
-      // Take only with a consumer free: what waits for a backend that is down stays on disk, not in memory.
-      while (this.inFlight >= slots && !this.stop.signal.aborted) await new Promise<void>((resolve) => (this.wake = resolve));
-      const entry = await this.queue.take(this.stop.signal);
+    const stop = this.stop.signal;
+    while (!stop.aborted) {
+      // Take only while a consumer is free and no finished batch waits for one: what waits for a
+      // backend that is down stays on disk, not in memory.
+      while ((this.inFlight >= this.slots || this.ready.length > 0) && !stop.aborted) await new Promise<void>((resolve) => (this.wake = resolve));
+      let entry: Entry | undefined;
+      try {
+        entry = await this.queue.take(stop);
+      } catch (error) {
+        // The queue keeps an entry it could not read for the next take: wait a moment and go on.
+        this.spec.ctx.logger.error({ err: errorMessage(error), signal: this.signal }, 'Could not read the sending queue; trying again');
+        await sleep(this.spec.retryPauseMs, stop);
+        continue;
+      }
       if (entry === undefined) break;
       if (this.batcher === undefined) this.dispatch([entry]);
       else this.batcher.add(partitionOf(entry.metadata, this.spec.partitionBy), entry);
     }
+  }
+
+  /** Starts finished batches while consumers are free. */
+  private pump(): void {
+    while (this.inFlight < this.slots && this.ready.length > 0) this.dispatch(this.ready.shift() as Entry[]);
   }
 
   private dispatch(entries: Entry[]): void {
@@ -137,6 +173,7 @@ class Drain {
     const send = this.send(entries).finally(() => {
       this.inFlight--;
       this.sends.delete(send);
+      this.pump();
       const wake = this.wake;
       this.wake = undefined;
       wake?.();
@@ -177,11 +214,20 @@ class Drain {
         await this.acknowledge(entries);
         return;
       }
-      case 'permanent':
-        logger.error({ signal: this.signal, project: out.project, items, status: result.outcome.status, message: result.outcome.message }, 'The backend refused a request for good; it is dropped');
+      case 'permanent': {
+        // Logged once a minute per status with the backend's words: a misconfigured backend refuses every request alike.
+        const key = result.outcome.status ?? result.outcome.failure;
+        const now = Date.now();
+        const repeated = now - (this.droppedLoggedAt.get(key) ?? Number.NEGATIVE_INFINITY) < DROP_LOG_INTERVAL_MS;
+        if (!repeated) this.droppedLoggedAt.set(key, now);
+        logger[repeated ? 'debug' : 'error'](
+          { signal: this.signal, project: out.project, items, status: result.outcome.status, message: result.outcome.message },
+          'The backend refused a request for good; it is dropped',
+        );
         this.counts?.failed[this.signal].add(items, attributes);
         await this.acknowledge(entries);
         return;
+      }
       case 'gave_up':
         // Acknowledged data is never dropped for being late: it goes back to the queue, to be tried
         // again after a pause, for as long as the backend's answer says that retrying can work.
@@ -210,19 +256,23 @@ class Drain {
     if (failed !== undefined) this.spec.ctx.logger.warn({ err: errorMessage(failed.reason), signal: this.signal }, 'Could not record a delivery in the queue yet');
   }
 
-  /** Stops taking, ends sends under way (their requests stay queued), and closes the queue. */
+  /** Stops taking, ends sends under way (their requests stay queued), and closes the queue, whatever happened before. */
   async shutdown(): Promise<void> {
-    this.stop.abort();
-    this.wake?.();
-    await this.loop;
-    for (const entries of this.batcher?.drain() ?? []) this.giveBack(entries);
-    await Promise.all([...this.sends]);
-    const left = this.queue.stats();
-    if (this.queue instanceof MemoryQueue && left.requests > 0) {
-      this.spec.ctx.logger.error({ signal: this.signal, requests: left.requests, items: left.items }, 'The memory queue held requests not yet delivered; they are lost (storage: memory)');
-      this.counts?.failed[this.signal].add(left.items, this.counts.attributes);
+    try {
+      this.stop.abort();
+      this.wake?.();
+      await this.loop;
+      for (const entries of this.ready.splice(0)) this.giveBack(entries);
+      for (const entries of this.batcher?.drain() ?? []) this.giveBack(entries);
+      await Promise.all([...this.sends]);
+      const left = this.queue.stats();
+      if (this.queue instanceof MemoryQueue && left.requests > 0) {
+        this.spec.ctx.logger.error({ signal: this.signal, requests: left.requests, items: left.items }, 'The memory queue held requests not yet delivered; they are lost (storage: memory)');
+        this.counts?.failed[this.signal].add(left.items, this.counts.attributes);
+      }
+    } finally {
+      await this.queue.close();
     }
-    await this.queue.close();
   }
 }
 
@@ -231,25 +281,24 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
   const { ctx } = spec;
   const counts = counting(ctx);
   const drains = new Map<Signal, Drain>();
-  let stopping: AbortController | undefined;
 
-  function queued(batch: Batch, consumeCtx: ConsumeContext): Promise<void> {
+  async function queued(batch: Batch, consumeCtx: ConsumeContext): Promise<void> {
     const drain = drains.get(batch.signal);
-    if (drain === undefined) return Promise.reject(new RetryableError(`exporter ${ctx.id} is not running`));
+    if (drain === undefined) throw new RetryableError(`exporter ${ctx.id} is not running`);
     const meta: QueuedMeta = { project: batch.project, received: String(batch.receivedUnixNano), keyId: consumeCtx.client.keyId, metadata: consumeCtx.client.metadata };
-    const payload = encodeOtlp(batch.signal, 'protobuf', batch.rows);
-    return drain.queue.append({ payload, metadata: meta, items: batch.rows.length }, { signal: consumeCtx.signal }).then(
-      () => undefined,
-      (error: unknown) => {
-        counts?.enqueueFailed[batch.signal].add(batch.rows.length, counts.attributes);
-        throw error;
-      },
-    );
+    try {
+      const payload = encodeOtlp(batch.signal, 'protobuf', batch.rows);
+      // A request waiting for room (block_on_overflow) gives up when its client goes away or otelgate stops.
+      await drain.queue.append({ payload, metadata: meta, items: batch.rows.length }, { signal: AbortSignal.any([consumeCtx.signal, ctx.stopping]) });
+    } catch (error) {
+      counts?.enqueueFailed[batch.signal].add(batch.rows.length, counts.attributes);
+      throw error;
+    }
   }
 
   /** sending_queue.enabled false: the client waits for the backend, as with the Collector. */
   async function direct(batch: Batch, consumeCtx: ConsumeContext): Promise<void> {
-    const signal = AbortSignal.any([consumeCtx.signal, (stopping ??= new AbortController()).signal]);
+    const signal = AbortSignal.any([consumeCtx.signal, ctx.stopping]);
     const out: Outgoing = { signal: batch.signal, project: batch.project, client: consumeCtx.client, payload: encodeOtlp(batch.signal, 'protobuf', batch.rows), items: batch.rows.length };
     const result = await spec.push(out, signal);
     const attributes = counts?.attributes;
@@ -281,7 +330,7 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
       if (!spec.queue.enabled) return;
       try {
         for (const signal of ctx.signals) {
-          const queue = spec.queue.storage === MEMORY_STORAGE ? new MemoryQueue<QueuedMeta>(memoryLimits(spec.queue)) : await openStorageQueue<QueuedMeta>(ctx, spec.queue, signal);
+          const queue = spec.queue.storage === MEMORY_STORAGE ? new MemoryQueue<QueuedMeta>(memoryLimits(spec.queue)) : await openStorageQueue<QueuedMeta>(ctx, spec.queueId, spec.queue, signal);
           const drain = new Drain(signal, queue, spec, counts);
           drains.set(signal, drain);
           drain.start();
@@ -293,10 +342,11 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
       }
     },
     async shutdown() {
-      stopping?.abort();
-      await Promise.all([...drains.values()].map((d) => d.shutdown()));
+      const stopped = await Promise.allSettled([...drains.values()].map((d) => d.shutdown()));
       drains.clear();
       await spec.shutdown();
+      const failed = stopped.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
     },
     consume(batch, consumeCtx) {
       return spec.queue.enabled ? queued(batch, consumeCtx) : direct(batch, consumeCtx);

@@ -9,9 +9,13 @@ import type { SendingQueue } from '../../queue/types.js';
 import type { ComponentContext } from '../../runtime/component.js';
 import type { SendingQueueConfig } from './queue-settings.js';
 
-/** The queue of one signal; with workers, each worker slot has its own, which a replacement worker takes over. */
-export function queueOwner(ctx: ComponentContext, signal: Signal): QueueOwner {
-  return { kind: 'exporter', id: ctx.id, name: ctx.worker === undefined ? signal : `${signal}_worker${ctx.worker}` };
+/**
+ * The queue of one signal of exporter `id`. With workers each slot has its own, which a replacement
+ * worker takes over; slot 1's is the one a single process uses, so going from one process to
+ * several keeps what was queued.
+ */
+export function queueOwner(id: string, worker: number | undefined, signal: Signal): QueueOwner {
+  return { kind: 'exporter', id, name: worker === undefined || worker === 1 ? signal : `${signal}_worker${worker}` };
 }
 
 /** A file_storage extension's settings with every default filled in, as an empty `file_storage:` gets them. */
@@ -38,7 +42,8 @@ async function storageFor(ctx: ComponentContext, config: SendingQueueConfig): Pr
   ]);
 }
 
-export async function openStorageQueue<M>(ctx: ComponentContext, config: SendingQueueConfig, signal: Signal): Promise<SendingQueue<M>> {
+/** `queueId`: the exporter's id under the name of its type that stays, for an exporter with two names. */
+export async function openStorageQueue<M>(ctx: ComponentContext, queueId: string, config: SendingQueueConfig, signal: Signal): Promise<SendingQueue<M>> {
   const storage = await storageFor(ctx, config);
-  return storage.openQueue<M>(queueOwner(ctx, signal), { sizer: config.sizer, capacity: config.queue_size, blockOnOverflow: config.block_on_overflow, logger: ctx.logger });
+  return storage.openQueue<M>(queueOwner(queueId, ctx.worker, signal), { sizer: config.sizer, capacity: config.queue_size, blockOnOverflow: config.block_on_overflow, logger: ctx.logger });
 }

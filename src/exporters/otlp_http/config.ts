@@ -15,6 +15,7 @@ export const otlpHttpSchema = Type.Object(
     logs_endpoint: signalEndpoint('logs', '/v1/logs'),
     traces_endpoint: signalEndpoint('traces', '/v1/traces'),
     metrics_endpoint: signalEndpoint('metrics', '/v1/metrics'),
+    profiles_endpoint: Type.Optional(Type.String({ minLength: 1, description: 'Accepted so that Collector configs load; otelgate carries no profiles, so it has no effect.' })),
     encoding: Type.Enum(['proto', 'json'], { default: 'proto', description: 'OTLP protobuf (proto) or OTLP JSON (json) request bodies.' }),
     tenant: Type.Optional(
       Type.Object(
@@ -60,6 +61,11 @@ export function validateOtlpHttp(config: OtlpHttpConfig): SettingsProblem[] {
   if (config.endpoint === undefined && signals.every((s) => s === undefined)) {
     problems.push({ path: [], message: 'set endpoint (e.g. http://tempo:4318), or logs_endpoint, traces_endpoint and metrics_endpoint for the signals it sends' });
   }
+  const fixed = new Set(['authorization', ...(config.tenant?.header === undefined ? [] : [config.tenant.header.toLowerCase()])]);
+  config.metadata_headers.forEach(({ key }, index) => {
+    // A header a client could set through its own request headers must not be one that says who the data belongs to.
+    if (fixed.has(key.toLowerCase())) problems.push({ path: ['metadata_headers', index, 'key'], message: `"${key}" is set by tenant (or is Authorization): a client must not choose it; use another header, or drop tenant` });
+  });
   for (const [name, value] of [['logs_endpoint', config.logs_endpoint], ['traces_endpoint', config.traces_endpoint], ['metrics_endpoint', config.metrics_endpoint]] as const) {
     if (value === undefined) continue;
     try {

@@ -61,6 +61,7 @@ export const otlpHttpExporterFactory: ExporterFactory<typeof otlpHttpSchema> = {
     let sender: HttpSender | undefined;
     return remoteExporter({
       ctx,
+      queueId: ctx.id.replace(/^otlphttp(?=\/|$)/, 'otlp_http'),
       queue: config.sending_queue,
       partitionBy: config.metadata_headers.map((h) => h.from_context.toLowerCase()),
       retryPauseMs: Math.max(policy.maxIntervalMs, 1000),

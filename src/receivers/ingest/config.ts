@@ -70,7 +70,7 @@ export const ingestSchema = Type.Object(
     include_metadata: Type.Boolean({
       default: false,
       description:
-        'Keep the request headers with each batch (the Collector\'s include_metadata), for exporters that route or template headers by them. The headers that carry the API key are never kept.',
+        'Keep the request headers with each batch (the Collector\'s include_metadata), for exporters that route or template headers by them. The headers that carry the API key, Cookie and Proxy-Authorization are never kept.',
     }),
     read_header_timeout: Type.String({ format: 'duration', default: '10s', description: 'Time a client has to send the request headers.' }),
     read_timeout: Type.String({ format: 'duration', default: '60s', description: 'Time a client has to send a whole request, body included.' }),

@@ -155,6 +155,8 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
       if (!res.writableEnded) gone.abort();
     };
     res.once('close', onClose);
+    // A client that went away while its body was read is gone already; 'close' has been and gone.
+    if (res.destroyed) gone.abort();
     const ctx: ConsumeContext = { signal: gone.signal, client: clientInfo(req, principal, options.includeMetadata) };
     try {
       await answer(res, route, consumer, ctx, principal, encoding, read, arrival, records);

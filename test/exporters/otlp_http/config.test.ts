@@ -40,11 +40,10 @@ function problems(settings: string): string {
 }
 
 describe('otlp_http settings', () => {
-  it('loads the Collector otlphttp exporter\'s test config, queue and retries included (but for its one header name that is no HTTP token, and profiles)', () => {
+  it('loads the Collector otlphttp exporter\'s test config, queue, retries and profiles_endpoint included (but for its one header name that is no HTTP token)', () => {
     const collector = parse(readFileSync(join(ROOT, 'testdata', 'config', 'collector_otlphttp.yaml'), 'utf8')) as Record<string, unknown> & { headers: Record<string, string> };
-    // A header name with spaces and "?" is no HTTP token (Go fails every request with it; otelgate says so at validation); profiles are not a signal here.
+    // A header name with spaces and "?" is no HTTP token (Go fails every request with it; otelgate says so at validation).
     delete collector.headers['can you have a . here?'];
-    delete collector['profiles_endpoint'];
     const config = exporterConfig(stringify(collector));
     expect(config.sending_queue).toEqual({ enabled: true, num_consumers: 2, queue_size: 10, sizer: 'requests', block_on_overflow: false });
     expect(config.encoding).toBe('proto');
@@ -65,5 +64,11 @@ describe('otlp_http settings', () => {
     expect(problems('logs_endpoint: loki:3100')).toBe('exporters.otlphttp.logs_endpoint: must start with http:// or https:// (got loki://)');
     expect(problems('endpoint: http://x\nencoding: protobuf')).toContain('exporters.otlphttp.encoding');
     expect(problems('endpoint: http://x\nsending_queue: {batch: {min_size: 100, max_size: 10}}')).toBe('exporters.otlphttp.sending_queue.batch.max_size: must be 0 or at least min_size (100)');
+    expect(problems('endpoint: http://x\ntenant: {header: X-Scope-OrgID}\nmetadata_headers: [{key: x-scope-orgid, from_context: x-tenant}, {key: Authorization, from_context: x-auth}]')).toBe(
+      [
+        'exporters.otlphttp.metadata_headers[0].key: "x-scope-orgid" is set by tenant (or is Authorization): a client must not choose it; use another header, or drop tenant',
+        'exporters.otlphttp.metadata_headers[1].key: "Authorization" is set by tenant (or is Authorization): a client must not choose it; use another header, or drop tenant',
+      ].join('\n'),
+    );
   });
 });

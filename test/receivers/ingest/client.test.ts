@@ -29,16 +29,16 @@ describe('the client of a batch', () => {
     expect(receiver.contexts[0]?.client).toEqual({ keyId: 'inprocess', metadata: {} });
   });
 
-  it('with include_metadata keeps every header, repeated ones apart, but never Authorization or X-Service-Key', async () => {
+  it('with include_metadata keeps every header, repeated ones apart, but never Authorization, X-Service-Key, Cookie or Proxy-Authorization', async () => {
     receiver = await startReceiver(['include_metadata: true']);
     const before = BigInt(Date.now()) * 1_000_000n;
-    expect(await post(receiver.port, { Authorization: `Bearer ${RECEIVER_KEY}`, 'X-Service-Key': 'otg_other', 'X-Tenant': 'eu', 'X-Trace-Tags': 'a, b' })).toBe(202);
+    expect(await post(receiver.port, { Authorization: `Bearer ${RECEIVER_KEY}`, 'X-Service-Key': 'otg_other', 'X-Tenant': 'eu', 'X-Trace-Tags': 'a, b', Cookie: 'session=1', 'Proxy-Authorization': 'Basic eA==' })).toBe(202);
     const after = BigInt(Date.now()) * 1_000_000n;
     const metadata = receiver.contexts[0]?.client.metadata ?? {};
     expect(metadata['x-tenant']).toEqual(['eu']);
     expect(metadata['x-trace-tags']).toEqual(['a, b']);
     expect(metadata['content-type']).toEqual(['application/json']);
-    expect(Object.keys(metadata).filter((name) => name === 'authorization' || name === 'x-service-key')).toEqual([]);
+    expect(Object.keys(metadata).filter((name) => ['authorization', 'x-service-key', 'cookie', 'proxy-authorization'].includes(name))).toEqual([]);
     expect(JSON.stringify(metadata)).not.toContain(RECEIVER_KEY);
     const batch = receiver.batches[0];
     expect(batch?.receivedUnixNano).toBeGreaterThanOrEqual(before);
