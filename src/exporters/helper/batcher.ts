@@ -4,9 +4,11 @@
 
 export interface BatchLimits {
   flushTimeoutMs: number;
-  /** Items a batch waits for before it goes early. */
+  /** What min_size and max_size count: items (log records, spans, data points) or encoded bytes. */
+  sizer: 'items' | 'bytes';
+  /** Size a batch waits for before it goes early. */
   minSize: number;
-  /** Items a batch holds at most (0: no limit); an entry larger than this goes alone, never split. */
+  /** Size a batch holds at most (0: no limit); an entry larger than this goes alone, never split. */
   maxSize: number;
   /** Bytes a batch holds at most, whatever the items say: a backend refuses a request past its body limit. */
   maxBytes: number;
@@ -24,7 +26,7 @@ export interface Batchable {
 
 interface Open<E> {
   entries: E[];
-  items: number;
+  size: number;
   bytes: number;
   timer: NodeJS.Timeout;
 }
@@ -51,8 +53,10 @@ export class Batcher<E extends Batchable> {
 
   add(partition: string, entry: E): void {
     const { maxSize, minSize, maxBytes } = this.limits;
+    const bytes = entry.payload.byteLength;
+    const size = this.limits.sizer === 'items' ? entry.items : bytes;
     let batch = this.open.get(partition);
-    if (batch !== undefined && ((maxSize > 0 && batch.items + entry.items > maxSize) || batch.bytes + entry.payload.byteLength > maxBytes)) {
+    if (batch !== undefined && ((maxSize > 0 && batch.size + size > maxSize) || batch.bytes + bytes > maxBytes)) {
       this.close(partition, batch);
       batch = undefined;
     }
@@ -65,13 +69,13 @@ export class Batcher<E extends Batchable> {
         const current = this.open.get(partition);
         if (current !== undefined) this.close(partition, current);
       }, this.limits.flushTimeoutMs);
-      batch = { entries: [], items: 0, bytes: 0, timer };
+      batch = { entries: [], size: 0, bytes: 0, timer };
       this.open.set(partition, batch);
     }
     batch.entries.push(entry);
-    batch.items += entry.items;
-    batch.bytes += entry.payload.byteLength;
-    if (batch.items >= minSize || (maxSize > 0 && batch.items >= maxSize)) this.close(partition, batch);
+    batch.size += size;
+    batch.bytes += bytes;
+    if (batch.size >= minSize || (maxSize > 0 && batch.size >= maxSize)) this.close(partition, batch);
   }
 
   /** Every entry held, batch by batch, without waiting (shutdown): the caller decides their fate. */

@@ -23,8 +23,9 @@ export const sendingQueueSchema = Type.Object(
       Type.Object(
         {
           flush_timeout: Type.String({ format: 'duration', default: '200ms', description: 'How long a partial batch waits for more before it is sent.' }),
-          min_size: Type.Integer({ minimum: 0, default: 8192, description: 'Items (sizer items) a batch waits for before it is sent early.' }),
-          max_size: Type.Integer({ minimum: 0, default: 0, description: 'Items a batch holds at most; 0 for no limit. A queued request is never split: one larger than this is sent alone.' }),
+          sizer: Type.Enum(['items', 'bytes'], { default: 'items', description: 'What min_size and max_size count: items (log records, spans, data points) or encoded bytes.' }),
+          min_size: Type.Integer({ minimum: 0, default: 8192, description: 'Size (in the batch sizer\'s unit) a batch waits for before it is sent early.' }),
+          max_size: Type.Integer({ minimum: 0, default: 0, description: 'Size a batch holds at most; 0 for no limit. A queued request is never split: one larger than this is sent alone.' }),
         },
         { additionalProperties: false, description: 'Batching after the queue, per partition; without this block each queued request is sent as it came.' },
       ),

@@ -130,7 +130,7 @@ class Drain {
     this.slots = spec.queue.num_consumers;
     const batch = spec.queue.batch;
     if (batch !== undefined) {
-      const limits = { flushTimeoutMs: durationMs(batch.flush_timeout), minSize: batch.min_size, maxSize: batch.max_size, maxBytes: MAX_BATCH_BYTES, maxOpen: Math.max(MIN_OPEN_PARTITIONS, 4 * this.slots) };
+      const limits = { flushTimeoutMs: durationMs(batch.flush_timeout), sizer: batch.sizer, minSize: batch.min_size, maxSize: batch.max_size, maxBytes: MAX_BATCH_BYTES, maxOpen: Math.max(MIN_OPEN_PARTITIONS, 4 * this.slots) };
       this.batcher = new Batcher(limits, (entries) => {
         this.ready.push(entries);
         this.pump();

@@ -11,7 +11,7 @@ interface Entry {
 
 let flushed: string[][];
 const batcher = (minSize: number, maxSize: number, maxBytes = 1_000_000, maxOpen = 100) =>
-  new Batcher<Entry>({ flushTimeoutMs: 200, minSize, maxSize, maxBytes, maxOpen }, (entries) => flushed.push(entries.map((e) => e.name)));
+  new Batcher<Entry>({ flushTimeoutMs: 200, sizer: 'items', minSize, maxSize, maxBytes, maxOpen }, (entries) => flushed.push(entries.map((e) => e.name)));
 const entry = (name: string, items: number, bytes = 10): Entry => ({ name, items, payload: new Uint8Array(bytes) });
 
 beforeEach(() => {
@@ -93,5 +93,16 @@ describe('Batcher', () => {
     b.add('three', entry('3a', 1));
     expect(flushed).toEqual([['1a', '1b']]);
     expect(b.held).toBe(2);
+  });
+
+  it('counts bytes instead of items with sizer bytes', () => {
+    const b = new Batcher<Entry>({ flushTimeoutMs: 200, sizer: 'bytes', minSize: 100, maxSize: 150, maxBytes: 1_000_000, maxOpen: 10 }, (entries) => flushed.push(entries.map((e) => e.name)));
+    b.add('p', entry('a', 1000, 60));
+    expect(flushed).toEqual([]);
+    b.add('p', entry('b', 1, 40));
+    expect(flushed).toEqual([['a', 'b']]);
+    b.add('p', entry('c', 1, 90));
+    b.add('p', entry('d', 1, 90));
+    expect(flushed).toEqual([['a', 'b'], ['c']]);
   });
 });

@@ -50,6 +50,30 @@ describe('otlp_http settings', () => {
     expect(signalUrl(config, 'traces')).toBe('https://1.2.3.4:1234/v1/traces');
   });
 
+  it('takes the exporterhelper README\'s sending_queue and retry_on_failure settings as written there', () => {
+    const config = exporterConfig(`endpoint: http://backend:4318
+timeout: 5s
+retry_on_failure:
+  enabled: true
+  initial_interval: 5s
+  max_interval: 30s
+  max_elapsed_time: 300s
+  multiplier: 1.5
+sending_queue:
+  enabled: true
+  num_consumers: 10
+  queue_size: 1000
+  sizer: requests
+  block_on_overflow: false
+  batch:
+    flush_timeout: 200ms
+    min_size: 8192
+    max_size: 0
+    sizer: items`);
+    expect(config.sending_queue.batch).toEqual({ flush_timeout: '200ms', min_size: 8192, max_size: 0, sizer: 'items' });
+    expect(config.retry_on_failure).toEqual({ enabled: true, initial_interval: '5s', max_interval: '30s', max_elapsed_time: '300s', multiplier: 1.5, randomization_factor: 0.5 });
+  });
+
   it('adds the signal\'s path to the endpoint\'s own path, and uses a signal\'s endpoint as written', () => {
     const config = exporterConfig('endpoint: http://loki:3100/otlp/\ntraces_endpoint: http://tempo:4318/custom\nencoding: json', 'otlp_http');
     expect([signalUrl(config, 'logs'), signalUrl(config, 'traces'), signalUrl(config, 'metrics')]).toEqual([
