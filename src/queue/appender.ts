@@ -40,6 +40,12 @@ export class Appender {
   private active: { segment: Segment; file: QueueFile } | undefined;
   /** The active file may hold bytes past its segment's end, from a write that failed. */
   private dirty = false;
+  /**
+   * After a failed write (a full disk): seal the segment being written as soon as all of it is
+   * delivered, so that it can be removed. Otherwise a full disk whose only file of ours is that
+   * segment would never get room back.
+   */
+  private sealWhenDone = false;
   private nextId: number;
 
   constructor(private readonly o: AppenderOptions) {
@@ -109,6 +115,7 @@ export class Appender {
           () => undefined,
         );
       }
+      this.sealWhenDone = true;
       const error = new QueueStorageError(this.o.directory, cause);
       this.o.onFailed(batch, error);
       for (const append of batch) append.reject(error);
@@ -117,7 +124,9 @@ export class Appender {
 
   /** The segment being written, sealing a full one and starting the next first. */
   private async activeSegment(): Promise<{ segment: Segment; file: QueueFile }> {
-    if (this.active !== undefined && this.active.segment.end >= this.o.segmentBytes) {
+    const done = this.active !== undefined && this.active.segment.records > 0 && this.active.segment.done === this.active.segment.records;
+    if (this.active !== undefined && (this.active.segment.end >= this.o.segmentBytes || (this.sealWhenDone && done))) {
+      this.sealWhenDone = false;
       const { segment, file } = this.active;
       this.active = undefined;
       segment.sealed = true;

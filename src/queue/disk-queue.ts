@@ -307,6 +307,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
   private removeIfDone(segment: Segment): void {
     if (!segment.sealed || segment.done < segment.records || segment.removed) return;
     this.segments.remove(segment);
+    this.wakeTakes();
     const removal = this.options.disk.remove(segment.path).catch((error: unknown) => {
       this.options.logger?.warn({ file: segment.path, err: errorMessage(error) }, 'Sending queue segment could not be removed; the next start removes it');
     });

@@ -91,7 +91,11 @@ export class RecordReader {
       if (first !== undefined) await this.moveTo(first);
     } else if (this.segment.removed) {
       const following = this.segments.after(this.segment);
-      if (following === undefined) return undefined;
+      if (following === undefined) {
+        await this.file?.close().catch(() => undefined);
+        this.file = undefined;
+        return undefined;
+      }
       await this.moveTo(following);
     }
     return this.segment;
