@@ -540,6 +540,8 @@ const fr = results.forwarding.rounds;
 const forwardingRss = fr.map((round) => MB(round.forwarding.peakRssMiB));
 const growth = fr.map((round) => MB(round.outage.growthMiB));
 const drainRatios = fr.map((round) => round.drain.ratio);
+// The last requests wait out their retry backoff: the rate to 99 % of the records shows the drain without that wait.
+const drainRatios99 = fr.map((round) => (0.99 * round.drain.queued) / round.drain.at99S / round.forwarding.recordsPerSecond);
 const mbText = (n) => `${Math.round(n)} MB`;
 targets.push(
   [
@@ -553,7 +555,7 @@ targets.push(
   ],
   [
     `A queue of ${DRAIN_REQUESTS / 1000} M records drains to the sink at ≥ 80 % of the forwarding rate (same round)`,
-    `${verdict(drainRatios, (x) => x >= 0.8)}: ${spread(drainRatios, share)}; ${k(median(fr.map((round) => round.drain.recordsPerSecond)))} vs ${k(median(fr.map((round) => round.forwarding.recordsPerSecond)))} rec/s`,
+    `${verdict(drainRatios, (x) => x >= 0.8)}: ${spread(drainRatios, share)}; ${k(median(fr.map((round) => round.drain.recordsPerSecond)))} vs ${k(median(fr.map((round) => round.forwarding.recordsPerSecond)))} rec/s; to 99 % of the records ${spread(drainRatios99, share)}`,
   ],
 );
 const fmt1 = (n) => n.toFixed(1);
