@@ -1,14 +1,15 @@
 // The load generator: its own process (pinned to its own core by the harness), keep-alive
 // connections speaking just enough HTTP/1.1 to send one prepared request again and again and read
 // each answer, so that it costs far less CPU per request than the server it measures.
-// Usage: node loadgen.mjs '<json options>'; prints one JSON line of results.
+// Usage: node loadgen.mjs '<json options>'; prints one JSON line of results. With `count`, it
+// stops after sending that many requests in all (filling a queue with an exact amount).
 import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { isoMicros, T0, TIME_SPAN } from './payloads.mjs';
 
 const options = JSON.parse(process.argv[2]);
-const { host, port, path, headers, bodyFile, connections, warmupMs, durationMs, rate, timeFormat, gzip } = options;
+const { host, port, path, headers, bodyFile, connections, warmupMs, durationMs, rate, timeFormat, gzip, count } = options;
 const body = readFileSync(bodyFile);
 const inRange = (ns) => ns >= T0 && ns < T0 + TIME_SPAN;
 
@@ -59,11 +60,15 @@ const stopAt = measureFrom + durationMs;
 let latencies = new Float64Array(1 << 16);
 let measured = 0;
 const statuses = {};
+// Every answer, in the window or not: what the server accepted in all (a queue delivers all of it).
+const answered = {};
+let sent = 0;
 let errors = 0;
 // With a rate, each connection sends at most rate/connections requests per second, evenly spaced.
 const interval = rate === undefined ? 0 : (1000 * connections) / rate;
 
 function record(latency, status) {
+  answered[status] = (answered[status] ?? 0) + 1;
   const now = performance.now();
   if (now < measureFrom || now > stopAt) return;
   if (measured === latencies.length) {
@@ -82,7 +87,7 @@ function run(index) {
     let sentAt = 0;
     let due = started + (interval * index) / connections;
     const send = () => {
-      if (performance.now() >= stopAt) {
+      if (performance.now() >= stopAt || sent === count) {
         socket.end();
         resolve();
         return;
@@ -96,6 +101,7 @@ function run(index) {
       // missed instead of sending from now on, which would leave every connection sending at once.
       due += interval * Math.max(1, Math.ceil((performance.now() - due) / interval));
       const next = request();
+      sent++;
       sentAt = performance.now();
       socket.write(next);
     };
@@ -124,4 +130,5 @@ function run(index) {
 await Promise.all(Array.from({ length: connections }, (_, i) => run(i)));
 const sorted = latencies.subarray(0, measured).sort();
 const at = (q) => (measured === 0 ? 0 : sorted[Math.min(measured - 1, Math.floor(q * measured))]);
-process.stdout.write(`${JSON.stringify({ times: times.length, requests: measured, seconds: durationMs / 1000, statuses, errors, p50: at(0.5), p99: at(0.99) })}\n`);
+const elapsedMs = performance.now() - started;
+process.stdout.write(`${JSON.stringify({ times: times.length, requests: measured, seconds: durationMs / 1000, statuses, answered, startedEpochMs: performance.timeOrigin + started, elapsedMs, errors, p50: at(0.5), p99: at(0.99) })}\n`);

@@ -4,11 +4,12 @@
 //
 // A workload or a pipeline is one entry in WORKLOADS or PIPELINES below.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { generateKey } from '../dist/auth/key.js';
 import { writeKeysFile } from '../dist/auth/keysfile.js';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
@@ -25,6 +26,10 @@ const CONNECTIONS = 8;
 const START_FLAGS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.split(' ').filter((word) => word.startsWith('--'));
 const OTELGATE_CORE = '0';
 const LOAD_CORE = '1';
+// Forwarding: the sink is down for this long while the load goes on, after this long with it up.
+const OUTAGE = QUICK ? { beforeMs: 2000, downMs: 5000 } : { beforeMs: 5000, downMs: 30_000 };
+// The drain: requests of 1,000 records queued while the sink is down, 1 M records.
+const DRAIN_REQUESTS = 1000;
 
 const WORKLOADS = [
   { name: 'logs protobuf', signal: 'logs', format: 'otlp', encoding: 'protobuf', records: 1000 },
@@ -57,12 +62,28 @@ function shipped(dir) {
   return stringifyYaml(config);
 }
 
-// config(dir, workers) → the config file's text. `store`: its figures go beside the insert ceiling.
-// `workloads`: the only workloads it runs (the bench must stay under ten minutes).
+/**
+ * OTLP logs to otlp_http, whose endpoint is the run's sink (bench/sink.mjs) and whose sending queue
+ * is on disk through a file_storage extension in the run's directory; every other setting is the
+ * default but those in `queue`, added to sending_queue.
+ */
+const forwarding = (queue = {}) => (dir, workers, sink) =>
+  `extensions: {apikeyauth: {keys_file: ${keysFile}}, file_storage: {directory: ${join(dir, 'queue')}}}\n` +
+  `receivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\n` +
+  `exporters: {otlp_http: {endpoint: "http://127.0.0.1:${sink.port}", sending_queue: ${JSON.stringify({ storage: 'file_storage', ...queue })}}}\n` +
+  `service:\n  workers: ${workers}\n  extensions: [apikeyauth, file_storage]\n  pipelines:\n    logs: {receivers: [ingest], exporters: [otlp_http]}\n`;
+
+// config(dir, workers, sink) → the config file's text. `store`: its figures go beside the insert
+// ceiling. `sink`: it forwards to a sink of its own, started with it. `workloads`: the only
+// workloads it runs (the bench must stay under ten minutes; [] for none: the forwarding rounds).
 const PIPELINES = {
   nop: { config: only('nop', () => '{}') },
   store: { config: only('store', (dir) => `{path: ${join(dir, 'bench.db')}}`), store: true },
   default: { config: shipped, store: true, workloads: ['logs protobuf'] },
+  otlp_http: { config: forwarding(), sink: true, workloads: ['logs protobuf'] },
+  // The outage: a queue that holds the whole outage (the default 1,000 requests is full after a
+  // few seconds of it, and the rest would be 503s), so that it keeps growing on disk throughout.
+  'otlp_http outage': { config: forwarding({ queue_size: 100_000 }), sink: true, workloads: [] },
 };
 const pipelinesOf = (w) => Object.keys(PIPELINES).filter((p) => PIPELINES[p].workloads?.includes(w.name) ?? true);
 
@@ -98,6 +119,22 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 }
 const peakRssMiB = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const epochMs = () => performance.timeOrigin + performance.now();
+
+/** Busy and total jiffies of one core so far, from /proc/stat (busy: all but idle and iowait). */
+function coreTicks(core) {
+  const fields = new RegExp(`^cpu${core} (.*)$`, 'm').exec(readFileSync('/proc/stat', 'utf8'))[1].trim().split(/\s+/).map(Number);
+  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: total - fields[3] - fields[4], total };
+}
+
+/** Bytes of every file under a directory (the sending queue's segments and acknowledgement log). */
+function bytesUnder(dir) {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) if (entry.isFile()) bytes += statSync(join(entry.parentPath, entry.name)).size;
+  return bytes;
+}
 
 /** Starts a server process and resolves with its pid, port and a stop function once it listens. */
 function startServer(command, args, ready) {
@@ -114,7 +151,13 @@ function startServer(command, args, ready) {
       const port = ready(output);
       if (port === undefined) return;
       clearTimeout(timer);
-      resolve({ pid: child.pid, port, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
+      const stop = () =>
+        new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once('exit', done);
+          child.kill('SIGTERM');
+        });
+      resolve({ pid: child.pid, port, stop });
     };
     child.stdout.setEncoding('utf8').on('data', onData);
     child.stderr.setEncoding('utf8').on('data', onData);
@@ -122,32 +165,43 @@ function startServer(command, args, ready) {
   });
 }
 
-function startOtelgate(pipeline, core, workers = 1) {
+/** The backend otlp_http forwards to, on the load generator's core; `port` to start it again where it was. */
+const startSink = (port = 0) => startServer(...pinned(LOAD_CORE, [join(HERE, 'sink.mjs'), String(port)]), (o) => /listening (\d+)/.exec(o)?.[1]);
+const sinkStats = (sink) => fetch(`http://127.0.0.1:${sink.port}/stats`).then((response) => response.json());
+
+async function startOtelgate(pipeline, core, workers = 1) {
   const dir = mkdtempSync(join(work, 'run-'));
   const config = join(dir, 'config.yaml');
-  writeFileSync(config, PIPELINES[pipeline].config(dir, workers));
+  const sink = PIPELINES[pipeline].sink ? await startSink() : undefined;
+  writeFileSync(config, PIPELINES[pipeline].config(dir, workers, sink));
   const [command, args] = pinned(core, [...START_FLAGS, 'dist/cli.js', 'run', '--config', config]);
   // With workers, the primary says it is ready once every worker is.
   const readyLines = workers > 1 ? workers + 1 : 1;
   // The ingest receiver's line (health_check and own metrics log endpoints of their own).
   const ready = (output) => (output.split('Everything is ready').length > readyLines ? /"endpoint":"127\.0\.0\.1:(\d+)","tls"/.exec(output)?.[1] : undefined);
-  return startServer(command, args, ready).then((server) => ({ ...server, dir, pipeline }));
+  const server = await startServer(command, args, ready);
+  if (sink === undefined) return { ...server, dir, pipeline };
+  // `sink` is replaced when the sink is started again after an outage; stop() stops the one there is.
+  const forwarder = { ...server, dir, pipeline, sink, delivered: 0 };
+  forwarder.stop = () => Promise.all([server.stop(), forwarder.sink.stop()]);
+  return forwarder;
 }
 
 /** One load-generator run; resolves with its results and the server's CPU seconds over the measured window. */
 function load(server, w, options = {}) {
-  const settings = { host: '127.0.0.1', port: Number(server.port), path: w.path, headers: { ...w.headers, Authorization: `Bearer ${key.key}` }, bodyFile: w.bodyFile, timeFormat: options.fixedBody ? undefined : w.timeFormat, gzip: w.gzip === true, connections: options.connections ?? CONNECTIONS, ...TIMING, ...options.timing, rate: options.rate };
+  const settings = { host: '127.0.0.1', port: Number(server.port), path: w.path, headers: { ...w.headers, Authorization: `Bearer ${key.key}` }, bodyFile: w.bodyFile, timeFormat: options.fixedBody ? undefined : w.timeFormat, gzip: w.gzip === true, connections: options.connections ?? CONNECTIONS, ...TIMING, ...options.timing, rate: options.rate, count: options.count };
   return new Promise((resolve, reject) => {
     // core: undefined → the load generator's own core; null → not pinned (the both-cores run).
     const [command, args] = pinned(options.core === null ? undefined : LOAD_CORE, [join(HERE, 'loadgen.mjs'), JSON.stringify(settings)]);
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let cpuStart = 0;
     let cpuEnd = 0;
-    setTimeout(() => (cpuStart = cpuSeconds(server.pid)), settings.warmupMs);
-    setTimeout(() => (cpuEnd = cpuSeconds(server.pid)), settings.warmupMs + settings.durationMs);
+    const timers = [setTimeout(() => (cpuStart = cpuSeconds(server.pid)), settings.warmupMs), setTimeout(() => (cpuEnd = cpuSeconds(server.pid)), settings.warmupMs + settings.durationMs)];
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
     child.once('exit', () => {
+      // A run with a count ends before its duration.
+      for (const timer of timers) clearTimeout(timer);
       try {
         const result = JSON.parse(out);
         const ok = (result.statuses['200'] ?? 0) + (result.statuses['202'] ?? 0);
@@ -160,8 +214,132 @@ function load(server, w, options = {}) {
 }
 
 function withDefaults(server, options) {
-  // Only a store looks at the times, and moving them costs the load generator: nop gets the body as it is.
-  return server.pipeline === 'nop' ? { fixedBody: true, ...options } : options;
+  // Only a store looks at the times, and moving them costs the load generator: the others get the body as it is.
+  return PIPELINES[server.pipeline].store ? options : { fixedBody: true, ...options };
+}
+
+const accepted = (run) => Object.entries(run.answered).reduce((n, [status, count]) => (status.startsWith('2') ? n + count : n), 0);
+
+/** Waits until the sink holds every record the forwarder was answered 2xx for; resolves with its stats. */
+async function allDelivered(server, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const stats = await sinkStats(server.sink);
+    if (stats.records >= server.delivered) return stats;
+    if (Date.now() > deadline) throw new Error(`${server.pipeline}: the sink got ${stats.records} of ${server.delivered} records within ${timeoutMs / 1000} s`);
+    await sleep(50);
+  }
+}
+
+/**
+ * One forwarding run: the load for the warm-up, until the sink has all of it; then the load for
+ * the measured time, until the sink has all of that. Records per second are those the clients were
+ * answered 2xx for in the measured run (all of them counted at the sink) over the time from its
+ * first request to the last of them at the sink: what goes through, end to end. While the load
+ * runs, otelgate answers faster than it delivers (the queue takes the difference), so a rate taken
+ * at the client would count what is still queued.
+ */
+async function forward(server, w) {
+  const phase = async (durationMs) => {
+    const sinkBefore = await sinkStats(server.sink);
+    const cpuBefore = cpuSeconds(server.pid);
+    const coreBefore = coreTicks(LOAD_CORE);
+    const run = await load(server, w, { fixedBody: true, timing: { warmupMs: 0, durationMs } });
+    server.delivered = sinkBefore.records + accepted(run) * w.records;
+    const sinkAfter = await allDelivered(server);
+    const coreAfter = coreTicks(LOAD_CORE);
+    const seconds = (sinkAfter.lastMs - run.startedEpochMs) / 1000;
+    const records = sinkAfter.records - sinkBefore.records;
+    return {
+      ...run,
+      seconds,
+      ok: accepted(run),
+      rps: (sinkAfter.requests - sinkBefore.requests) / seconds,
+      recordsPerSecond: records / seconds,
+      acceptedRecordsPerSecond: (run.ok * w.records) / run.seconds,
+      duplicates: records - accepted(run) * w.records,
+      cpu: cpuSeconds(server.pid) - cpuBefore,
+      sinkCpuShare: (sinkAfter.cpuSeconds - sinkBefore.cpuSeconds) / seconds,
+      loadCoreBusy: (coreAfter.busy - coreBefore.busy) / (coreAfter.total - coreBefore.total),
+    };
+  };
+  await phase(TIMING.warmupMs);
+  return phase(TIMING.durationMs);
+}
+
+/**
+ * The drain: the sink goes down, DRAIN_REQUESTS requests are queued (answered 200 once on disk),
+ * the sink comes back on the same port, and the harness waits until it has every record. Times
+ * are from the sink's start: to its first record (the exporter's consumers wait out their retry
+ * backoff), to 99 % of them, to the last.
+ */
+async function drain(server, w) {
+  await server.sink.stop();
+  const fill = await load(server, w, { fixedBody: true, count: DRAIN_REQUESTS, timing: { warmupMs: 0, durationMs: 600_000 } });
+  const queued = accepted(fill) * w.records;
+  const queueBytes = bytesUnder(join(server.dir, 'queue'));
+  server.sink = await startSink(server.sink.port);
+  server.delivered = queued;
+  const cpuBefore = cpuSeconds(server.pid);
+  let at99 = 0;
+  const deadline = Date.now() + 300_000;
+  let stats;
+  for (;;) {
+    stats = await sinkStats(server.sink);
+    if (at99 === 0 && stats.records >= 0.99 * queued) at99 = stats.nowMs;
+    if (stats.records >= queued) break;
+    if (Date.now() > deadline) throw new Error(`drain: the sink got ${stats.records} of ${queued} records within 300 s`);
+    await sleep(50);
+  }
+  const seconds = (stats.lastMs - stats.startedMs) / 1000;
+  return {
+    queued,
+    refused: fill.requests - accepted(fill),
+    queueBytes,
+    delivered: stats.records,
+    firstS: (stats.firstMs - stats.startedMs) / 1000,
+    at99S: (Math.min(at99, stats.lastMs) - stats.startedMs) / 1000,
+    seconds,
+    recordsPerSecond: stats.records / seconds,
+    cpuShare: (cpuSeconds(server.pid) - cpuBefore) / seconds,
+    sinkCpuShare: stats.cpuSeconds / ((stats.nowMs - stats.startedMs) / 1000),
+  };
+}
+
+/**
+ * The outage: the load runs OUTAGE.beforeMs with the sink up, then the sink goes down for
+ * OUTAGE.downMs while the load goes on. RSS (VmRSS) is sampled every 100 ms: the growth is the
+ * highest sample while the sink is down minus the highest in the last seconds before (a sample
+ * against a peak would count the young generation's swing as growth).
+ */
+async function outage(w) {
+  const server = await startOtelgate('otlp_http outage', OTELGATE_CORE);
+  const samples = [];
+  const sampler = setInterval(() => samples.push({ atMs: epochMs(), rss: rssMiB(server.pid) }), 100);
+  const startedMs = epochMs();
+  const loading = load(server, w, { fixedBody: true, timing: { warmupMs: 0, durationMs: OUTAGE.beforeMs + OUTAGE.downMs } });
+  await sleep(OUTAGE.beforeMs);
+  const downMs = epochMs();
+  await server.sink.stop();
+  const queueBytesBefore = bytesUnder(join(server.dir, 'queue'));
+  await sleep(OUTAGE.downMs);
+  const endMs = epochMs();
+  const queueBytes = bytesUnder(join(server.dir, 'queue'));
+  clearInterval(sampler);
+  const run = await loading;
+  const highest = (from, to) => Math.max(...samples.filter((s) => s.atMs >= from && s.atMs < to).map((s) => s.rss));
+  const result = {
+    rssBeforeMiB: highest(startedMs + 1000, downMs),
+    rssPeakMiB: highest(downMs, endMs),
+    rssEndMiB: samples.at(-1).rss,
+    queueBytesBefore,
+    queueBytes,
+    accepted: accepted(run) * w.records,
+    notOk: Object.entries(run.answered).filter(([s]) => !s.startsWith('2')).map(([s, n]) => `${n}×${s}`),
+  };
+  await server.stop();
+  rmSync(server.dir, { recursive: true, force: true });
+  return { ...result, growthMiB: result.rssPeakMiB - result.rssBeforeMiB };
 }
 
 /** Medians of several load-generator runs. */
@@ -213,7 +391,7 @@ for (const w of workloads) {
     ceilings.bareRequestsPerSecond = (await load(bare, w, { fixedBody: true })).rps;
     if (w.name === 'logs protobuf') ceilings.protobufjsServerRecordsPerSecond = (await load(pbjs, w, { fixedBody: true })).recordsPerSecond;
     const runs = {};
-    for (const pipeline of pipelinesOf(w)) runs[pipeline] = await load(servers[pipeline], w, withDefaults(servers[pipeline], {}));
+    for (const pipeline of pipelinesOf(w)) runs[pipeline] = PIPELINES[pipeline].sink ? await forward(servers[pipeline], w) : await load(servers[pipeline], w, withDefaults(servers[pipeline], {}));
     rounds.push({ ceilings, runs });
   }
   const ceilings = {};
@@ -222,6 +400,8 @@ for (const w of workloads) {
   for (const [pipeline, server] of Object.entries(servers)) {
     const runs = rounds.map((round) => round.runs[pipeline]);
     const ratio = (field, ceiling) => median(rounds.map((round) => round.runs[pipeline][field] / round.ceilings[ceiling]));
+    // A forwarder beside nop in the same round: records delivered over records nop took.
+    const vsNop = rounds.map((round) => round.runs[pipeline].recordsPerSecond / round.runs.nop.recordsPerSecond);
     pipelines[pipeline] = {
       ...summarize(runs, w),
       peakRssMiB: peakRssMiB(server.pid),
@@ -230,7 +410,17 @@ for (const w of workloads) {
         insert: ratio('recordsPerSecond', 'insert'),
         bare: ratio('rps', 'bareRequestsPerSecond'),
         ...(w.name === 'logs protobuf' ? { protobufjsServer: ratio('recordsPerSecond', 'protobufjsServerRecordsPerSecond') } : {}),
+        ...(PIPELINES[pipeline].sink ? { nop: median(vsNop) } : {}),
       },
+      ...(PIPELINES[pipeline].sink
+        ? {
+            nopRatios: vsNop,
+            acceptedRecordsPerSecond: median(runs.map((r) => r.acceptedRecordsPerSecond)),
+            sinkCpuShare: median(runs.map((r) => r.sinkCpuShare)),
+            loadCoreBusy: median(runs.map((r) => r.loadCoreBusy)),
+            duplicates: runs.reduce((n, r) => n + r.duplicates, 0),
+          }
+        : {}),
     };
     await server.stop();
     rmSync(server.dir, { recursive: true, force: true });
@@ -239,6 +429,28 @@ for (const w of workloads) {
 }
 await bare.stop();
 await pbjs.stop();
+
+// Each round: a fresh otelgate forwarding to its sink (its peak RSS after forwarding alone), the
+// same one draining a queue of 1 M records filled with the sink down (the drain rate over the
+// forwarding rate of the same round), then another with a queue that holds the whole outage,
+// whose sink goes down under load.
+log(`forwarding: otlp_http → sink, draining ${DRAIN_REQUESTS} queued requests, the sink down ${OUTAGE.downMs / 1000} s under load; ${TIMING.repeats} rounds`);
+results.forwarding = { rounds: [] };
+for (let r = 0; r < TIMING.repeats; r++) {
+  const server = await startOtelgate('otlp_http', OTELGATE_CORE);
+  const forwarded = await forward(server, workloads[0]);
+  const forwardingPeakRssMiB = peakRssMiB(server.pid);
+  const drained = await drain(server, workloads[0]);
+  const round = {
+    forwarding: { recordsPerSecond: forwarded.recordsPerSecond, acceptedRecordsPerSecond: forwarded.acceptedRecordsPerSecond, peakRssMiB: forwardingPeakRssMiB, cpuShare: forwarded.cpu / forwarded.seconds, sinkCpuShare: forwarded.sinkCpuShare, loadCoreBusy: forwarded.loadCoreBusy },
+    drain: { ...drained, ratio: drained.recordsPerSecond / forwarded.recordsPerSecond, peakRssMiB: peakRssMiB(server.pid) },
+  };
+  await server.stop();
+  rmSync(server.dir, { recursive: true, force: true });
+  round.outage = await outage(workloads[0]);
+  results.forwarding.rounds.push(round);
+  log(`forwarding round ${r + 1}: ${JSON.stringify(round)}`);
+}
 
 log('extra: 10 k records/s as 100-record requests; p99 at half the maximum; both cores');
 {
@@ -319,6 +531,49 @@ const targets = [
   ['Peak RSS under sustained full load < 250 MB', `${Math.round(Math.max(...Object.values(results.workloads).flatMap((w) => Object.values(w.pipelines).map((m) => m.peakRssMiB))) * 1.048576)} MB`],
   ['Both cores (service.workers: 2, load generator on the same cores) ≥ 1.6× one core (logs protobuf → nop, rounds of one then the other)', `${e['both cores → nop'].ratio.toFixed(2)}× (${k(e['both cores → nop'].recordsPerSecond)} vs ${k(e['both cores → nop'].oneCoreRecordsPerSecond)} rec/s; rounds ${e['both cores → nop'].ratios.map((x) => `${x.toFixed(2)}×`).join(', ')})`],
 ];
+// The forwarding targets: met or not on the median, with the range of the rounds.
+const MB = (mib) => mib * 1.048576;
+const verdict = (values, met) => (met(median(values)) ? 'met' : '**not met**');
+const spread = (values, format) => (values.length === 1 ? format(values[0]) : `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`);
+const fwd = w0.pipelines.otlp_http;
+const fr = results.forwarding.rounds;
+const forwardingRss = fr.map((round) => MB(round.forwarding.peakRssMiB));
+const growth = fr.map((round) => MB(round.outage.growthMiB));
+const drainRatios = fr.map((round) => round.drain.ratio);
+// The last requests wait out their retry backoff: the rate to 99 % of the records shows the drain without that wait.
+const drainRatios99 = fr.map((round) => (0.99 * round.drain.queued) / round.drain.at99S / round.forwarding.recordsPerSecond);
+const mbText = (n) => `${Math.round(n)} MB`;
+targets.push(
+  [
+    'OTLP logs protobuf → otlp_http (queue on disk) → sink: records/s delivered ≥ 50 % of the same load → nop',
+    `${verdict(fwd.nopRatios, (x) => x >= 0.5)}: ${spread(fwd.nopRatios, share)}; ${k(fwd.recordsPerSecond)} rec/s delivered vs nop ${k(w0.pipelines.nop.recordsPerSecond)}`,
+  ],
+  ['… otelgate\'s peak RSS < 250 MB (a fresh otelgate each round)', `${verdict(forwardingRss, (x) => x < 250)}: ${spread(forwardingRss, mbText)}`],
+  [
+    `The sink stopped for ${OUTAGE.downMs / 1000} s under the same load: RSS growth < 50 MB`,
+    `${verdict(growth, (x) => x < 50)}: ${spread(growth, mbText)}; queue on disk ${spread(fr.map((round) => round.outage.queueBytes / 1e6), mbText)} at the end`,
+  ],
+  [
+    `A queue of ${DRAIN_REQUESTS / 1000} M records drains to the sink at ≥ 80 % of the forwarding rate (same round)`,
+    `${verdict(drainRatios, (x) => x >= 0.8)}: ${spread(drainRatios, share)}; ${k(median(fr.map((round) => round.drain.recordsPerSecond)))} vs ${k(median(fr.map((round) => round.forwarding.recordsPerSecond)))} rec/s; to 99 % of the records ${spread(drainRatios99, share)}`,
+  ],
+);
+const fmt1 = (n) => n.toFixed(1);
+const forwardingHeader = ['round', 'forwarding rec/s (accepted)', 'peak RSS MiB', 'CPU: otelgate, sink, load core busy', 'drain: queued (on disk)', 'first, 99 %, last record s', 'drain rec/s (of forwarding)', 'otelgate CPU in drain', 'outage: RSS MiB before → peak (end)', 'queue on disk', 'accepted, not 2xx'];
+const forwardingRows = fr.map((round, i) => [
+  i + 1,
+  `${k(round.forwarding.recordsPerSecond)} (${k(round.forwarding.acceptedRecordsPerSecond)})`,
+  Math.round(round.forwarding.peakRssMiB),
+  `${share(round.forwarding.cpuShare)}, ${share(round.forwarding.sinkCpuShare)}, ${share(round.forwarding.loadCoreBusy)}`,
+  `${k(round.drain.queued)} (${Math.round(round.drain.queueBytes / 1e6)} MB)`,
+  `${fmt1(round.drain.firstS)}, ${fmt1(round.drain.at99S)}, ${fmt1(round.drain.seconds)}`,
+  `${k(round.drain.recordsPerSecond)} (${share(round.drain.ratio)})`,
+  share(round.drain.cpuShare),
+  `${Math.round(round.outage.rssBeforeMiB)} → ${Math.round(round.outage.rssPeakMiB)} (${Math.round(round.outage.rssEndMiB)})`,
+  `${Math.round(round.outage.queueBytesBefore / 1e6)} → ${Math.round(round.outage.queueBytes / 1e6)} MB`,
+  `${k(round.outage.accepted)}, ${round.outage.notOk.join(' ') || 'none'}`,
+]);
+const forwardingTable = [forwardingHeader, forwardingHeader.map(() => '---'), ...forwardingRows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 const targetTable = ['| target | measured |', '| --- | --- |', ...targets.map(([t, m]) => `| ${t} | ${m} |`)].join('\n');
 
 const machine = `${results.machine.cores} cores (${results.machine.cpu}), Node ${results.machine.node}, ${results.date.slice(0, 10)}`;
@@ -335,6 +590,9 @@ shared; figures minutes apart differ by a quarter): (a) a bare Node HTTP server 
 npm start's V8 flags (\`${START_FLAGS.join(' ')}\`). Pipelines: \`nop\` and \`store\` are the receiver and that exporter
 alone; \`default\` is pipelines/default.yaml as shipped (memory_limiter, store, own metrics, health_check) on free
 loopback ports, run on the logs protobuf workload. Both cores: \`service.workers: 2\`, unpinned, the load generator too.
+\`otlp_http\`: the receiver and the otlp_http exporter, its sending queue on disk (a file_storage extension in the
+run's directory), every other setting its default (gzip, 10 consumers, 1,000 requests), forwarding to a sink
+(bench/sink.mjs: reads each body, inflates it, counts its records, answers 200) pinned to the load generator's core.
 
 ## Targets
 
@@ -343,6 +601,23 @@ ${targetTable}
 ## Every workload
 
 ${table}
+
+The \`otlp_http\` row: records/s delivered to the sink, end to end (the records the clients were answered 200 for in
+the measured run, over the time from its first request to the last of them at the sink); the same load to \`nop\` in
+the same round: ${spread(fwd.nopRatios, share)}; the clients alone were answered ${k(fwd.acceptedRecordsPerSecond)} rec/s (the queue takes the
+difference). otelgate used ${share(fwd.cpuShare)} of its core over those times, the sink ${share(fwd.sinkCpuShare)} of the other, which was ${share(fwd.loadCoreBusy)} busy in all
+(load generator, sink, anything else on the machine); ${fwd.duplicates} records arrived twice.
+
+## Forwarding rounds
+
+Each round: a fresh otelgate with \`otlp_http\` forwards the logs protobuf load to its sink (records/s end to end as
+above, the clients' 2xx rate in brackets; its peak RSS then); the sink stops, ${DRAIN_REQUESTS} requests of 1,000 records are
+queued, the sink starts again on the same port and the harness waits until it has every record (times from the sink's
+start; the drain rate is all the records over the time to the last); then another otelgate, whose queue holds
+the whole outage (\`queue_size: 100000\`), takes the load ${OUTAGE.beforeMs / 1000} s with its sink up and ${OUTAGE.downMs / 1000} s with it stopped (RSS sampled every
+100 ms: the highest before, the highest while down, the last).
+
+${forwardingTable}
 `;
 mkdirSync(join(HERE, 'out'), { recursive: true });
 writeFileSync(join(HERE, 'out', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

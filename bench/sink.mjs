@@ -1,0 +1,86 @@
+// The backend the otlp_http exporter forwards to in the benchmark: a node:http server on loopback
+// that reads each body, inflates it (gzip, as otlp_http sends by default, or zstd), counts the log records
+// in it and answers 200 with an empty ExportLogsServiceResponse. It counts, so that the harness
+// measures what arrived, not what otelgate accepted. Prints "listening <port>" once it is;
+// GET /stats answers its counts (times in epoch milliseconds, comparable with the harness's and
+// the load generator's; CPU in seconds).
+// Usage: node sink.mjs [port]   (0 or none: any free port; a given one: the same backend again)
+import { createServer } from 'node:http';
+import { gunzipSync, zstdDecompressSync } from 'node:zlib';
+
+const epochMs = () => performance.timeOrigin + performance.now();
+const stats = { requests: 0, records: 0, bytes: 0, startedMs: 0, firstMs: 0, firstRecords: 0, lastMs: 0 };
+
+/** A protobuf varint at `at`: [value, next offset]. Lengths and tags here fit in 32 bits' worth of a double. */
+function varint(buf, at) {
+  let value = 0;
+  let scale = 1;
+  for (;;) {
+    const byte = buf[at++];
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [value, at];
+    scale *= 128;
+  }
+}
+
+/** Calls `visit(field, start, end)` for each length-delimited field in buf[start, end); skips the others. */
+function fields(buf, start, end, visit) {
+  let at = start;
+  while (at < end) {
+    const [tag, afterTag] = varint(buf, at);
+    const wire = tag & 7;
+    at = afterTag;
+    if (wire === 2) {
+      const [length, from] = varint(buf, at);
+      visit(tag >>> 3, from, from + length);
+      at = from + length;
+    } else if (wire === 0) at = varint(buf, at)[1];
+    else if (wire === 1) at += 8;
+    else if (wire === 5) at += 4;
+    else throw new Error(`wire type ${wire} in a logs request`);
+  }
+}
+
+/** ExportLogsServiceRequest → resource_logs (1) → scope_logs (2) → log_records (2). */
+function countLogRecords(body) {
+  let records = 0;
+  fields(body, 0, body.length, (field, s, e) => {
+    if (field !== 1) return;
+    fields(body, s, e, (field, s, e) => {
+      if (field !== 2) return;
+      fields(body, s, e, (field) => {
+        if (field === 2) records++;
+      });
+    });
+  });
+  return records;
+}
+
+const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+  if (req.method === 'GET') {
+    const cpu = process.cpuUsage();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ...stats, nowMs: epochMs(), cpuSeconds: (cpu.user + cpu.system) / 1e6 }));
+    return;
+  }
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    const raw = Buffer.concat(chunks);
+    const encoding = req.headers['content-encoding'];
+    const body = encoding === 'gzip' ? gunzipSync(raw) : encoding === 'zstd' ? zstdDecompressSync(raw) : raw;
+    const records = countLogRecords(body);
+    const now = epochMs();
+    if (stats.requests === 0) Object.assign(stats, { firstMs: now, firstRecords: records });
+    stats.lastMs = now;
+    stats.requests++;
+    stats.records += records;
+    stats.bytes += raw.length;
+    res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': '0' });
+    res.end();
+  });
+});
+server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
+  stats.startedMs = epochMs();
+  process.stdout.write(`listening ${server.address().port}\n`);
+});
