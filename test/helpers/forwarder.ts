@@ -8,9 +8,24 @@ import { join } from 'node:path';
 import { generateKey } from '../../src/auth/key.js';
 import { writeKeysFile } from '../../src/auth/keysfile.js';
 import type { LogRow } from '../../src/model/logs.js';
+import { afterEach } from 'vitest';
 import type { Backend } from './backend.js';
 import { RunningCli } from './cli.js';
 import { waitUntil } from './wait.js';
+
+/** The otelgates and backends of a test file: SIGKILLed and stopped after each test. */
+export function stoppedAfterEach(): { running: RunningCli[]; backends: Backend[] } {
+  const running: RunningCli[] = [];
+  const backends: Backend[] = [];
+  afterEach(async () => {
+    for (const run of running.splice(0)) {
+      run.kill();
+      await run.exit().catch(() => null);
+    }
+    for (const backend of backends.splice(0)) await backend.stop();
+  });
+  return { running, backends };
+}
 
 export interface Workspace {
   dir: string;

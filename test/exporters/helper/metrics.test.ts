@@ -6,18 +6,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBackend, type Backend } from '../../helpers/backend.js';
 import type { RunningCli } from '../../helpers/cli.js';
-import { METRICS_READER, bodies, sample, scrape, send, startForwarder, workspace, type Forwarder } from '../../helpers/forwarder.js';
+import { METRICS_READER, bodies, sample, scrape, send, startForwarder, workspace, type Forwarder, stoppedAfterEach } from '../../helpers/forwarder.js';
 import { waitUntil } from '../../helpers/wait.js';
 
-const running: RunningCli[] = [];
-const backends: Backend[] = [];
-afterEach(async () => {
-  for (const run of running.splice(0)) {
-    run.kill();
-    await run.exit().catch(() => null);
-  }
-  for (const backend of backends.splice(0)) await backend.stop();
-});
+const { running, backends } = stoppedAfterEach();
 
 const EXPORTER = 'exporter="otlp_http/b"';
 const LOGS = 'data_type="logs"';

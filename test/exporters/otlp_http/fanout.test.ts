@@ -7,18 +7,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBackend, type Backend } from '../../helpers/backend.js';
 import type { RunningCli } from '../../helpers/cli.js';
-import { arrivals, bodies, send, startForwarder, workspace, type Workspace } from '../../helpers/forwarder.js';
+import { arrivals, bodies, send, startForwarder, workspace, type Workspace, stoppedAfterEach } from '../../helpers/forwarder.js';
 import { waitUntil } from '../../helpers/wait.js';
 
-const running: RunningCli[] = [];
-const backends: Backend[] = [];
-afterEach(async () => {
-  for (const run of running.splice(0)) {
-    run.kill();
-    await run.exit().catch(() => null);
-  }
-  for (const backend of backends.splice(0)) await backend.stop();
-});
+const { running, backends } = stoppedAfterEach();
 
 function fanoutConfig(ws: Workspace, up: Backend, down: Backend): string {
   const retry = 'retry_on_failure: {initial_interval: 100ms, max_interval: 500ms, max_elapsed_time: 0s}';

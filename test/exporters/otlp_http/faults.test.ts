@@ -1,41 +1,14 @@
 // otlp_http against a real OTLP/HTTP backend on loopback that the test stops, starts, holds and
 // makes answer what it wants, with otelgate running as it runs for users (the built CLI). Every
 // record answered 200 must arrive: across an outage, a full queue, SIGTERM and kill -9.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { generateKey } from '../../../src/auth/key.js';
-import { writeKeysFile } from '../../../src/auth/keysfile.js';
+import { describe, expect, it } from 'vitest';
 import type { LogRow } from '../../../src/model/logs.js';
 import { startBackend, type Backend } from '../../helpers/backend.js';
-import { RunningCli } from '../../helpers/cli.js';
 import { waitUntil } from '../../helpers/wait.js';
+import { bodies, send, startForwarder, stoppedAfterEach, workspace } from '../../helpers/forwarder.js';
 
-interface Forwarder {
-  url: string;
-  key: string;
-  run: RunningCli;
-}
-
-const running: RunningCli[] = [];
-const backends: Backend[] = [];
-afterEach(async () => {
-  for (const run of running.splice(0)) {
-    run.kill();
-    await run.exit().catch(() => null);
-  }
-  for (const backend of backends.splice(0)) await backend.stop();
-});
-
-/** A folder with a keys file for project "shop", and the key. */
-function workspace(): { dir: string; keysFile: string; key: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'otelgate-faults-'));
-  const keysFile = join(dir, 'keys.yaml');
-  const key = generateKey();
-  writeKeysFile(keysFile, [{ id: key.id, project: 'shop', sha256: key.sha256 }]);
-  return { dir, keysFile, key: key.key };
-}
+const { running, backends } = stoppedAfterEach();
 
 /** otelgate with otlp_http exporters to `backends` (name → URL), and `queue` lines under each sending_queue. */
 function configFor(dir: string, keysFile: string, backendsByName: Record<string, string>, queue = ''): string {
@@ -75,29 +48,6 @@ service:
 `;
 }
 
-async function startForwarder(dir: string, config: string, key: string): Promise<Forwarder> {
-  const file = join(dir, 'config.yaml');
-  writeFileSync(file, config);
-  const run = new RunningCli(['--config', file]);
-  running.push(run);
-  const started = await run.waitFor('Starting HTTP server');
-  await run.waitFor('Everything is ready');
-  return { url: `http://${String(started['endpoint'])}`, key, run };
-}
-
-/** Sends simple JSON log records with these messages in one request; the status. */
-async function send(forwarder: Forwarder, messages: string[]): Promise<number> {
-  const response = await fetch(`${forwarder.url}/api/v1/ingest`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${forwarder.key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(messages.map((message) => ({ message }))),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
-
-const bodies = (backend: Backend): string[] => backend.delivered('logs').map((row) => (row as LogRow).body as string);
-
 /** Every message of `sent` arrived at least once; prints how many came twice. */
 function expectAllArrived(backend: Backend, sent: string[], what: string): void {
   const got = bodies(backend);
@@ -111,13 +61,14 @@ describe('otlp_http against a backend that fails', () => {
     const backend = await startBackend();
     backends.push(backend);
     await backend.stop();
-    const { dir, keysFile, key } = workspace();
-    const forwarder = await startForwarder(dir, configFor(dir, keysFile, { b: backend.url }), key);
+    const ws = workspace('faults');
+    const { dir, keysFile } = ws;
+    const forwarder = await startForwarder(ws, configFor(dir, keysFile, { b: backend.url }), running);
     const sent: string[] = [];
     const until = performance.now() + 30_000;
     for (let i = 0; performance.now() < until; i++) {
       const batch = [`outage-${i}-a`, `outage-${i}-b`];
-      expect(await send(forwarder, batch)).toBe(202);
+      expect((await send(forwarder, batch)).status).toBe(202);
       sent.push(...batch);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -132,12 +83,13 @@ describe('otlp_http against a backend that fails', () => {
     const backend = await startBackend();
     backends.push(backend);
     await backend.stop();
-    const { dir, keysFile, key } = workspace();
-    const forwarder = await startForwarder(dir, configFor(dir, keysFile, { b: backend.url }, 'queue_size: 5\nnum_consumers: 1'), key);
+    const ws = workspace('faults');
+    const { dir, keysFile } = ws;
+    const forwarder = await startForwarder(ws, configFor(dir, keysFile, { b: backend.url }, 'queue_size: 5\nnum_consumers: 1'), running);
     const accepted: string[] = [];
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const status = await send(forwarder, [`full-${i}`]);
+      const { status } = await send(forwarder, [`full-${i}`]);
       statuses.push(status);
       if (status === 202) accepted.push(`full-${i}`);
     }
@@ -148,7 +100,7 @@ describe('otlp_http against a backend that fails', () => {
     expectAllArrived(backend, accepted, 'full queue');
     expect(bodies(backend)[0]).toBe('full-0');
     // Room again: new records are taken.
-    expect(await send(forwarder, ['after'])).toBe(202);
+    expect((await send(forwarder, ['after'])).status).toBe(202);
     expect(await waitUntil(() => bodies(backend).includes('after'))).toBe(true);
   }, 60_000);
 
@@ -156,10 +108,11 @@ describe('otlp_http against a backend that fails', () => {
     const backend = await startBackend();
     backends.push(backend);
     await backend.stop();
-    const { dir, keysFile, key } = workspace();
+    const ws = workspace('faults');
+    const { dir, keysFile } = ws;
     const config = configFor(dir, keysFile, { b: backend.url }).replace('max_elapsed_time: 0s', 'max_elapsed_time: 1s');
-    const forwarder = await startForwarder(dir, config, key);
-    expect(await send(forwarder, ['late'])).toBe(202);
+    const forwarder = await startForwarder(ws, config, running);
+    expect((await send(forwarder, ['late'])).status).toBe(202);
     const gaveUp = await forwarder.run.waitFor('Could not deliver a request yet');
     expect(gaveUp['reason']).toBe('max_elapsed_time');
     await backend.start();
@@ -174,9 +127,10 @@ describe('otlp_http against a backend that fails', () => {
     backend.answer = () => (answered++ === 0 ? { status: 429, headers: { 'Retry-After': '3' } } : undefined);
     const times: number[] = [];
     backend.hold = async () => void times.push(performance.now());
-    const { dir, keysFile, key } = workspace();
-    const forwarder = await startForwarder(dir, configFor(dir, keysFile, { b: backend.url }), key);
-    expect(await send(forwarder, ['throttled'])).toBe(202);
+    const ws = workspace('faults');
+    const { dir, keysFile } = ws;
+    const forwarder = await startForwarder(ws, configFor(dir, keysFile, { b: backend.url }), running);
+    expect((await send(forwarder, ['throttled'])).status).toBe(202);
     expect(await waitUntil(() => bodies(backend).includes('throttled'))).toBe(true);
     expect(backend.received.map((r) => r.status)).toEqual([429, 200]);
     expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(2900);
@@ -187,14 +141,15 @@ describe('otlp_http against a backend that fails', () => {
     backends.push(backend);
     backend.answer = (request) =>
       request.rows.some((row) => (row as LogRow).body === 'poison') ? { status: 400, headers: { 'Content-Type': 'text/plain' }, body: 'bad data: field x' } : undefined;
-    const { dir, keysFile, key } = workspace();
-    const forwarder = await startForwarder(dir, configFor(dir, keysFile, { b: backend.url }, 'num_consumers: 1'), key);
-    expect(await send(forwarder, ['poison', 'with it'])).toBe(202);
+    const ws = workspace('faults');
+    const { dir, keysFile } = ws;
+    const forwarder = await startForwarder(ws, configFor(dir, keysFile, { b: backend.url }, 'num_consumers: 1'), running);
+    expect((await send(forwarder, ['poison', 'with it'])).status).toBe(202);
     const dropped = await forwarder.run.waitFor('refused a request for good');
     expect(dropped['items']).toBe(2);
     expect(dropped['status']).toBe(400);
     expect(String(dropped['message'])).toContain('bad data: field x');
-    expect(await send(forwarder, ['fine'])).toBe(202);
+    expect((await send(forwarder, ['fine'])).status).toBe(202);
     expect(await waitUntil(() => bodies(backend).includes('fine'))).toBe(true);
     expect(backend.received.map((r) => r.status)).toEqual([400, 200]);
   }, 60_000);
@@ -203,14 +158,15 @@ describe('otlp_http against a backend that fails', () => {
     const backend = await startBackend();
     backends.push(backend);
     await backend.stop();
-    const { dir, keysFile, key } = workspace();
+    const ws = workspace('faults');
+    const { dir, keysFile } = ws;
     const config = configFor(dir, keysFile, { b: backend.url });
-    const first = await startForwarder(dir, config, key);
+    const first = await startForwarder(ws, config, running);
     const sent = Array.from({ length: 10 }, (_, i) => `sigterm-${i}`);
-    for (const message of sent) expect(await send(first, [message])).toBe(202);
+    for (const message of sent) expect((await send(first, [message])).status).toBe(202);
     expect(await first.run.stop()).toBe(0);
     await backend.start();
-    await startForwarder(dir, config, key);
+    await startForwarder(ws, config, running);
     expect(await waitUntil(() => new Set(bodies(backend)).size === sent.length)).toBe(true);
     expectAllArrived(backend, sent, 'SIGTERM');
   }, 60_000);
@@ -220,19 +176,20 @@ describe('otlp_http against a backend that fails', () => {
     backends.push(backend);
     // The backend takes its time: requests are under way when otelgate is killed.
     backend.hold = () => new Promise((resolve) => setTimeout(resolve, 50));
-    const { dir, keysFile, key } = workspace();
+    const ws = workspace('faults');
+    const { dir, keysFile } = ws;
     const config = configFor(dir, keysFile, { b: backend.url });
-    const first = await startForwarder(dir, config, key);
+    const first = await startForwarder(ws, config, running);
     const sent: string[] = [];
     for (let i = 0; i < 200; i++) {
       const batch = [`kill-${i}-a`, `kill-${i}-b`, `kill-${i}-c`];
-      if ((await send(first, batch)) === 202) sent.push(...batch);
+      if ((await send(first, batch)).status === 202) sent.push(...batch);
       if (i === 150) first.run.kill();
       if (i >= 150) break;
     }
     await first.run.exit();
     const before = bodies(backend).length;
-    await startForwarder(dir, config, key);
+    await startForwarder(ws, config, running);
     expect(await waitUntil(() => new Set(bodies(backend)).size >= sent.length)).toBe(true);
     expectAllArrived(backend, sent, `kill -9 (${before} delivered before the kill)`);
   }, 60_000);

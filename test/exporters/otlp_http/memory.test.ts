@@ -10,19 +10,11 @@ import { SelfMetrics } from '../../../src/telemetry/metrics.js';
 import { startBackend, type Backend } from '../../helpers/backend.js';
 import type { RunningCli } from '../../helpers/cli.js';
 import { testContext } from '../../helpers/components.js';
-import { arrivals, bodies, sample, send, startForwarder, workspace } from '../../helpers/forwarder.js';
+import { arrivals, bodies, sample, send, startForwarder, workspace, stoppedAfterEach } from '../../helpers/forwarder.js';
 import { logBatch } from '../../helpers/rows.js';
 import { waitUntil } from '../../helpers/wait.js';
 
-const running: RunningCli[] = [];
-const backends: Backend[] = [];
-afterEach(async () => {
-  for (const run of running.splice(0)) {
-    run.kill();
-    await run.exit().catch(() => null);
-  }
-  for (const backend of backends.splice(0)) await backend.stop();
-});
+const { running, backends } = stoppedAfterEach();
 
 const LOST = 'The memory queue held requests not yet delivered; they are lost (storage: memory)';
 
