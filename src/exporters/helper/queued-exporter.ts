@@ -4,16 +4,16 @@
 // partition, push with retries, and acknowledge only what the backend took or refused for good.
 // Counting happens here, after the queue: "sent" means the backend has it.
 import type { Meter, ObservableResult } from '@opentelemetry/api';
+import { durationMs } from '../../config/duration.js';
 import { errorMessage, PermanentError, RetryableError } from '../../errors.js';
 import type { Batch } from '../../model/batch.js';
 import type { Signal } from '../../model/signal.js';
 import { encodeOtlp } from '../../otlp/encode.js';
-import { MemoryQueue } from '../../queue/memory-queue.js';
+import { MemoryQueue, type MemoryQueueOptions } from '../../queue/memory-queue.js';
 import type { SendingQueue, TakenEntry } from '../../queue/types.js';
 import type { ClientInfo, ComponentContext, ConsumeContext, Exporter } from '../../runtime/component.js';
 import { signalCounters, type SignalCounters } from '../../telemetry/counters.js';
 import { Batcher } from './batcher.js';
-import { durationMs } from '../../config/duration.js';
 import type { RetryResult } from './retry.js';
 import { MEMORY_STORAGE, type SendingQueueConfig } from './queue-settings.js';
 import { openStorageQueue } from './storage.js';
@@ -336,8 +336,9 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
           drain.start();
         }
       } catch (error) {
-        await Promise.all([...drains.values()].map((d) => d.shutdown()));
+        await Promise.allSettled([...drains.values()].map((d) => d.shutdown()));
         drains.clear();
+        await spec.shutdown();
         throw error;
       }
     },
@@ -354,6 +355,6 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
   };
 }
 
-function memoryLimits(config: SendingQueueConfig) {
+function memoryLimits(config: SendingQueueConfig): MemoryQueueOptions {
   return { sizer: config.sizer, capacity: config.queue_size, blockOnOverflow: config.block_on_overflow };
 }
