@@ -16,17 +16,20 @@ import { waitUntil } from '../helpers/wait.js';
 const DIR = mkdtempSync(join(tmpdir(), 'otelgate-queue-kill-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
+// Lines are written with writeSync: a pipe that is full makes process.stdout buffer in the child,
+// and a line buffered when the kill comes was never printed, though what it announces happened.
 const CHILD = `
+import { writeSync } from 'node:fs';
 import { DiskQueue } from ${JSON.stringify(join(ROOT, 'dist/queue/disk-queue.js'))};
 const [directory, fsync] = process.argv.slice(1);
 const queue = await DiskQueue.open({ directory, fsync: fsync === 'true', capacity: 1_000_000, segmentBytes: 64 * 1024 });
-process.stdout.write('open\\n');
+writeSync(1, 'open\\n');
 let seq = 0;
 const appender = async () => {
   for (;;) {
     const n = seq++;
     const id = await queue.append({ payload: Buffer.from('entry-' + n + ':' + 'x'.repeat(n % 500)), metadata: { n }, items: 1 });
-    process.stdout.write('appended ' + id + ' ' + n + '\\n');
+    writeSync(1, 'appended ' + id + ' ' + n + '\\n');
   }
 };
 const consumer = async () => {
@@ -34,9 +37,9 @@ const consumer = async () => {
     const taken = await queue.take();
     // Half are acknowledged; the rest stay taken, as when a backend has not answered yet.
     if (taken.metadata.n % 2 === 0) continue;
-    process.stdout.write('acking ' + taken.id + '\\n');
+    writeSync(1, 'acking ' + taken.id + '\\n');
     await queue.ack(taken.id);
-    process.stdout.write('acked ' + taken.id + '\\n');
+    writeSync(1, 'acked ' + taken.id + '\\n');
   }
 };
 for (let i = 0; i < 8; i++) void appender();
@@ -75,7 +78,8 @@ describe('disk queue: kill -9', () => {
       partial = text.slice(end + 1);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    // 'close', not 'exit': the lines the child wrote before the kill may still be in the pipe at its exit.
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
     // Enough for several segments to have been written and some removed.
     expect(await waitUntil(() => stderr !== '' || (printed.appended.size >= 6000 && printed.acked.size >= 500), 60_000)).toBe(true);
     expect(stderr).toBe('');
