@@ -53,11 +53,14 @@ export interface Forwarder {
   metricsUrl: string | undefined;
 }
 
-/** Writes `config` to the workspace and starts otelgate on it; resolves once every worker is ready. */
-export async function startForwarder(ws: Workspace, config: string, running: RunningCli[], workers = 1): Promise<Forwarder> {
+/**
+ * Writes `config` to the workspace and starts otelgate on it; resolves once every worker is ready.
+ * `cwd`: the working directory, for what a config puts in ./data by default.
+ */
+export async function startForwarder(ws: Workspace, config: string, running: RunningCli[], workers = 1, cwd?: string): Promise<Forwarder> {
   const file = join(ws.dir, 'config.yaml');
   writeFileSync(file, config);
-  const run = new RunningCli(['--config', file]);
+  const run = new RunningCli(['--config', file], { cwd });
   running.push(run);
   const started = await run.waitFor('Starting HTTP server');
   // With workers the primary logs it too, after its workers.

@@ -1,6 +1,7 @@
 // otlp_http against a real OTLP/HTTP backend on loopback that the test stops, starts, holds and
 // makes answer what it wants, with otelgate running as it runs for users (the built CLI). Every
 // record answered 200 must arrive: across an outage, a full queue, SIGTERM and kill -9.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LogRow } from '../../../src/model/logs.js';
@@ -169,6 +170,22 @@ describe('otlp_http against a backend that fails', () => {
     await startForwarder(ws, config, running);
     expect(await waitUntil(() => new Set(bodies(backend)).size === sent.length)).toBe(true);
     expectAllArrived(backend, sent, 'SIGTERM');
+  }, 60_000);
+
+  it('keeps its queue on disk in ./data/queue when the config names no storage, and delivers it after a restart', async () => {
+    const backend = await startBackend();
+    backends.push(backend);
+    await backend.stop();
+    const ws = workspace('faults');
+    const config = configFor(ws.dir, ws.keysFile, { b: backend.url }).replace('      storage: file_storage\n', '      num_consumers: 10\n').replace('  file_storage:\n    directory: ' + join(ws.dir, 'queue') + '\n', '').replace('[apikeyauth, file_storage]', '[apikeyauth]');
+    expect(config).not.toContain('file_storage');
+    const first = await startForwarder(ws, config, running, 1, ws.dir);
+    expect((await send(first, ['default-storage'])).status).toBe(202);
+    expect(await first.run.stop()).toBe(0);
+    expect(readdirSync(join(ws.dir, 'data', 'queue'))).toEqual(['exporter_otlp_http_b_logs']);
+    await backend.start();
+    await startForwarder(ws, config, running, 1, ws.dir);
+    expect(await waitUntil(() => bodies(backend).includes('default-storage'))).toBe(true);
   }, 60_000);
 
   it('loses nothing answered 200 when killed with SIGKILL in the middle of delivering', async () => {
