@@ -58,6 +58,20 @@ const PIPELINE_LISTS: readonly (readonly ['receivers' | 'processors' | 'exporter
 type Map_ = Record<string, unknown>;
 const isMap = (v: unknown): v is Map_ => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/**
+ * A setting left empty (`batch:`) where the schema wants a mapping is that mapping with its
+ * defaults, as the Collector reads an empty key: so `sending_queue: {batch: }` turns batching on.
+ */
+function emptyAsDefaults(schema: unknown, value: Map_): void {
+  const properties = isMap(schema) && isMap(schema['properties']) ? schema['properties'] : {};
+  for (const [key, sub] of Object.entries(properties)) {
+    if (!isMap(sub) || sub['type'] !== 'object') continue;
+    if (value[key] === null) value[key] = {};
+    const inner = value[key];
+    if (isMap(inner)) emptyAsDefaults(sub, inner);
+  }
+}
+
 export function validateConfig(loaded: LoadedConfig, registry: Registry): ResolvedConfig {
   const issues: ConfigIssue[] = [...loaded.issues];
   // A value whose reference could not be expanded is already reported; what it then fails here follows from that.
@@ -97,6 +111,7 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
         report('error', path, `the settings of ${kind} "${id}" must be a mapping (or left empty for the defaults)`);
         continue;
       }
+      emptyAsDefaults(factory.schema, config);
       const problems = check(factory.schema, config);
       if (problems.length === 0 && factory.validate !== undefined) problems.push(...factory.validate(config));
       for (const problem of problems) report('error', [...path, ...problem.path], problem.message);

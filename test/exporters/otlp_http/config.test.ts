@@ -74,6 +74,13 @@ sending_queue:
     expect(config.retry_on_failure).toEqual({ enabled: true, initial_interval: '5s', max_interval: '30s', max_elapsed_time: '300s', multiplier: 1.5, randomization_factor: 0.5 });
   });
 
+  it('reads a setting left empty as its defaults, as the Collector does: an empty batch turns batching on', () => {
+    const config = exporterConfig('endpoint: http://backend:4318\nsending_queue:\n  batch:\nretry_on_failure:');
+    expect(config.sending_queue.batch).toEqual({ flush_timeout: '200ms', min_size: 8192, max_size: 0, sizer: 'items' });
+    expect(config.sending_queue.queue_size).toBe(1000);
+    expect(config.retry_on_failure.initial_interval).toBe('5s');
+  });
+
   it('adds the signal\'s path to the endpoint\'s own path, and uses a signal\'s endpoint as written', () => {
     const config = exporterConfig('endpoint: http://loki:3100/otlp/\ntraces_endpoint: http://tempo:4318/custom\nencoding: json', 'otlp_http');
     expect([signalUrl(config, 'logs'), signalUrl(config, 'traces'), signalUrl(config, 'metrics')]).toEqual([
