@@ -59,16 +59,19 @@ type Map_ = Record<string, unknown>;
 const isMap = (v: unknown): v is Map_ => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * A setting left empty (`batch:`) where the schema wants a mapping is that mapping with its
- * defaults, as the Collector reads an empty key: so `sending_queue: {batch: }` turns batching on.
+ * Two ways the Collector reads settings that a schema alone would refuse: a block left empty
+ * (`batch:`) is that block with its defaults, so `sending_queue: {batch: }` turns batching on;
+ * and a duration written as the number 0 (`max_elapsed_time: 0`, as its READMEs write it) is 0.
  */
-function emptyAsDefaults(schema: unknown, value: Map_): void {
+function asTheCollectorReads(schema: unknown, value: Map_): void {
   const properties = isMap(schema) && isMap(schema['properties']) ? schema['properties'] : {};
   for (const [key, sub] of Object.entries(properties)) {
-    if (!isMap(sub) || sub['type'] !== 'object') continue;
+    if (!isMap(sub)) continue;
+    if (sub['format'] === 'duration' && value[key] === 0) value[key] = '0';
+    if (sub['type'] !== 'object') continue;
     if (value[key] === null) value[key] = {};
     const inner = value[key];
-    if (isMap(inner)) emptyAsDefaults(sub, inner);
+    if (isMap(inner)) asTheCollectorReads(sub, inner);
   }
 }
 
@@ -111,7 +114,7 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
         report('error', path, `the settings of ${kind} "${id}" must be a mapping (or left empty for the defaults)`);
         continue;
       }
-      emptyAsDefaults(factory.schema, config);
+      asTheCollectorReads(factory.schema, config);
       const problems = check(factory.schema, config);
       if (problems.length === 0 && factory.validate !== undefined) problems.push(...factory.validate(config));
       for (const problem of problems) report('error', [...path, ...problem.path], problem.message);

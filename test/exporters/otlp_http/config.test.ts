@@ -74,11 +74,14 @@ sending_queue:
     expect(config.retry_on_failure).toEqual({ enabled: true, initial_interval: '5s', max_interval: '30s', max_elapsed_time: '300s', multiplier: 1.5, randomization_factor: 0.5 });
   });
 
-  it('reads a setting left empty as its defaults, as the Collector does: an empty batch turns batching on', () => {
-    const config = exporterConfig('endpoint: http://backend:4318\nsending_queue:\n  batch:\nretry_on_failure:');
+  it('reads a block left empty as its defaults and a duration of 0 as 0, as the Collector does: an empty batch turns batching on', () => {
+    const config = exporterConfig('endpoint: http://backend:4318\nsending_queue:\n  batch:\nretry_on_failure:\n  max_elapsed_time: 0');
     expect(config.sending_queue.batch).toEqual({ flush_timeout: '200ms', min_size: 8192, max_size: 0, sizer: 'items' });
     expect(config.sending_queue.queue_size).toBe(1000);
     expect(config.retry_on_failure.initial_interval).toBe('5s');
+    // The number 0, as the Collector's READMEs write it: retry for ever.
+    expect(config.retry_on_failure.max_elapsed_time).toBe('0');
+    expect(problems('endpoint: http://x\nretry_on_failure: {max_elapsed_time: 5}')).toBe('exporters.otlphttp.retry_on_failure.max_elapsed_time: must be a string (got number 5)');
   });
 
   it('adds the signal\'s path to the endpoint\'s own path, and uses a signal\'s endpoint as written', () => {
