@@ -11,12 +11,13 @@ import type { Signal } from '../../model/signal.js';
 import { encodeOtlp } from '../../otlp/encode.js';
 import { MemoryQueue, type MemoryQueueOptions } from '../../queue/memory-queue.js';
 import type { SendingQueue, TakenEntry } from '../../queue/types.js';
+import type { SendSuccess } from './outcome.js';
 import type { ClientInfo, ComponentContext, ConsumeContext, Exporter } from '../../runtime/component.js';
 import { signalCounters, type SignalCounters } from '../../telemetry/counters.js';
 import { Batcher } from './batcher.js';
-import type { RetryResult } from './retry.js';
+import { systemClock, type RetryResult } from './retry.js';
 import { MEMORY_STORAGE, type SendingQueueConfig } from './queue-settings.js';
-import { openStorageQueue } from './storage.js';
+import { openQueue, queueStorage } from './storage.js';
 
 /** What a queued request carries besides its rows; JSON-safe, as the disk queue keeps it as JSON. */
 export interface QueuedMeta {
@@ -67,18 +68,6 @@ const DROP_LOG_INTERVAL_MS = 60_000;
 /** Partitions the batcher keeps open at once, at least: 4 per consumer above that. */
 const MIN_OPEN_PARTITIONS = 64;
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 function merged(entries: readonly Entry[]): Uint8Array {
   if (entries.length === 1) return (entries[0] as Entry).payload;
   return Buffer.concat(entries.map((e) => e.payload));
@@ -94,6 +83,14 @@ interface Counting {
   failed: SignalCounters;
   enqueueFailed: SignalCounters;
   attributes: { exporter: string };
+}
+
+/** Counts a request the backend took: its records, less those a partial success rejected. */
+function countDelivered(counts: Counting | undefined, signal: Signal, items: number, outcome: SendSuccess): number {
+  const rejected = Math.min(outcome.partial?.rejected ?? 0, items);
+  counts?.sent[signal].add(items - rejected, counts.attributes);
+  if (rejected > 0) counts?.failed[signal].add(rejected, counts.attributes);
+  return rejected;
 }
 
 function counting(ctx: ComponentContext): Counting | undefined {
@@ -154,7 +151,7 @@ class Drain {
       } catch (error) {
         // The queue keeps an entry it could not read for the next take: wait a moment and go on.
         this.spec.ctx.logger.error({ err: errorMessage(error), signal: this.signal }, 'Could not read the sending queue; trying again');
-        await sleep(this.spec.retryPauseMs, stop);
+        await systemClock.sleep(this.spec.retryPauseMs, stop);
         continue;
       }
       if (entry === undefined) break;
@@ -198,19 +195,17 @@ class Drain {
     } catch (error) {
       // A push that throws has a bug, not a backend problem: keep the data, say so, pause.
       logger.error({ err: errorMessage(error), signal: this.signal, items }, 'The exporter failed to send a request; it stays queued');
-      await sleep(this.spec.retryPauseMs, this.stop.signal);
+      await systemClock.sleep(this.spec.retryPauseMs, this.stop.signal);
       this.giveBack(entries);
       return;
     }
     const attributes = this.counts?.attributes;
     switch (result.kind) {
       case 'success': {
-        const rejected = Math.min(result.outcome.partial?.rejected ?? 0, items);
+        const rejected = countDelivered(this.counts, this.signal, items, result.outcome);
         if (result.outcome.partial !== undefined) {
           logger.warn({ signal: this.signal, project: out.project, rejected, message: result.outcome.partial.message }, 'The backend accepted a request in part');
         }
-        this.counts?.sent[this.signal].add(items - rejected, attributes);
-        if (rejected > 0) this.counts?.failed[this.signal].add(rejected, attributes);
         await this.acknowledge(entries);
         return;
       }
@@ -235,7 +230,7 @@ class Drain {
           { signal: this.signal, project: out.project, items, reason: result.reason, attempts: result.attempts, message: result.outcome.message, retry_in_ms: this.spec.retryPauseMs },
           'Could not deliver a request yet; it stays queued and is tried again',
         );
-        await sleep(this.spec.retryPauseMs, this.stop.signal);
+        await systemClock.sleep(this.spec.retryPauseMs, this.stop.signal);
         this.giveBack(entries);
         return;
       case 'aborted':
@@ -288,8 +283,10 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
     const meta: QueuedMeta = { project: batch.project, received: String(batch.receivedUnixNano), keyId: consumeCtx.client.keyId, metadata: consumeCtx.client.metadata };
     try {
       const payload = encodeOtlp(batch.signal, 'protobuf', batch.rows);
-      // A request waiting for room (block_on_overflow) gives up when its client goes away or otelgate stops.
-      await drain.queue.append({ payload, metadata: meta, items: batch.rows.length }, { signal: AbortSignal.any([consumeCtx.signal, ctx.stopping]) });
+      // Only with block_on_overflow does an append wait for room; it gives up when its client goes
+      // away or otelgate stops. Without it the signal is never looked at: none is made per request.
+      const signal = spec.queue.block_on_overflow ? AbortSignal.any([consumeCtx.signal, ctx.stopping]) : undefined;
+      await drain.queue.append({ payload, metadata: meta, items: batch.rows.length }, { signal });
     } catch (error) {
       counts?.enqueueFailed[batch.signal].add(batch.rows.length, counts.attributes);
       throw error;
@@ -301,14 +298,11 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
     const signal = AbortSignal.any([consumeCtx.signal, ctx.stopping]);
     const out: Outgoing = { signal: batch.signal, project: batch.project, client: consumeCtx.client, payload: encodeOtlp(batch.signal, 'protobuf', batch.rows), items: batch.rows.length };
     const result = await spec.push(out, signal);
-    const attributes = counts?.attributes;
     if (result.kind === 'success') {
-      const rejected = Math.min(result.outcome.partial?.rejected ?? 0, out.items);
-      counts?.sent[batch.signal].add(out.items - rejected, attributes);
-      if (rejected > 0) counts?.failed[batch.signal].add(rejected, attributes);
+      countDelivered(counts, batch.signal, out.items, result.outcome);
       return;
     }
-    counts?.failed[batch.signal].add(out.items, attributes);
+    counts?.failed[batch.signal].add(out.items, counts.attributes);
     const message = result.outcome?.message ?? 'the exporter is shutting down';
     if (result.kind === 'permanent') throw new PermanentError(`the backend refused the batch: ${message}`);
     throw new RetryableError(`the batch could not be delivered: ${message}`);
@@ -329,8 +323,9 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
       await spec.start();
       if (!spec.queue.enabled) return;
       try {
+        const storage = spec.queue.storage === MEMORY_STORAGE ? undefined : await queueStorage(ctx, spec.queue);
         for (const signal of ctx.signals) {
-          const queue = spec.queue.storage === MEMORY_STORAGE ? new MemoryQueue<QueuedMeta>(memoryLimits(spec.queue)) : await openStorageQueue<QueuedMeta>(ctx, spec.queueId, spec.queue, signal);
+          const queue = storage === undefined ? new MemoryQueue<QueuedMeta>(memoryLimits(spec.queue)) : await openQueue<QueuedMeta>(storage, ctx, spec.queueId, spec.queue, signal);
           const drain = new Drain(signal, queue, spec, counts);
           drains.set(signal, drain);
           drain.start();

@@ -25,7 +25,8 @@ function defaultStorageConfig(): FileStorageConfig {
   return config as FileStorageConfig;
 }
 
-async function storageFor(ctx: ComponentContext, config: SendingQueueConfig): Promise<QueueStorage> {
+/** The storage an exporter's queues are in, resolved once at its start. */
+export async function queueStorage(ctx: ComponentContext, config: SendingQueueConfig): Promise<QueueStorage> {
   if (config.storage === undefined) {
     const storage = fileStorageExtensionFactory.create(defaultStorageConfig(), { ...ctx, id: 'file_storage', kind: 'extension', signals: [] });
     await storage.start();
@@ -43,7 +44,6 @@ async function storageFor(ctx: ComponentContext, config: SendingQueueConfig): Pr
 }
 
 /** `queueId`: the exporter's id under the name of its type that stays, for an exporter with two names. */
-export async function openStorageQueue<M>(ctx: ComponentContext, queueId: string, config: SendingQueueConfig, signal: Signal): Promise<SendingQueue<M>> {
-  const storage = await storageFor(ctx, config);
+export function openQueue<M>(storage: QueueStorage, ctx: ComponentContext, queueId: string, config: SendingQueueConfig, signal: Signal): Promise<SendingQueue<M>> {
   return storage.openQueue<M>(queueOwner(queueId, ctx.worker, signal), { sizer: config.sizer, capacity: config.queue_size, blockOnOverflow: config.block_on_overflow, logger: ctx.logger });
 }
