@@ -21,15 +21,22 @@ export function signalUrl(config: OtlpHttpConfig, signal: Signal): string | unde
   return config.endpoint === undefined ? undefined : joinUrl(config.endpoint, PATHS[signal]);
 }
 
+/** metadata_headers, with the request header to read by the lower-case name the receiver keeps it under. */
+interface MetadataHeader {
+  key: string;
+  from: string;
+  fallback: string | undefined;
+}
+
 /** The headers of one request: its tenant, its project's key, and those taken from its request's metadata. */
-function requestHeaders(config: OtlpHttpConfig, out: Outgoing): Record<string, string> {
+function requestHeaders(config: OtlpHttpConfig, fromMetadata: readonly MetadataHeader[], out: Outgoing): Record<string, string> {
   const headers: Record<string, string> = {};
   const tenant = config.tenant;
   if (tenant?.header !== undefined) headers[tenant.header] = out.project;
   const token = tenant?.bearer_tokens[out.project];
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-  for (const { key, from_context: from, default_value: fallback } of config.metadata_headers) {
-    const value = out.client.metadata[from.toLowerCase()]?.[0] ?? fallback;
+  for (const { key, from, fallback } of fromMetadata) {
+    const value = out.client.metadata[from]?.[0] ?? fallback;
     if (value !== undefined) headers[key] = value;
   }
   return headers;
@@ -58,12 +65,13 @@ export const otlpHttpExporterFactory: ExporterFactory<typeof otlpHttpSchema> = {
   validate: validateOtlpHttp,
   create(config, ctx) {
     const policy = retryPolicy(config.retry_on_failure);
+    const fromMetadata = config.metadata_headers.map((h) => ({ key: h.key, from: h.from_context.toLowerCase(), fallback: h.default_value }));
     let sender: HttpSender | undefined;
     return remoteExporter({
       ctx,
       queueId: ctx.id.replace(/^otlphttp(?=\/|$)/, 'otlp_http'),
       queue: config.sending_queue,
-      partitionBy: config.metadata_headers.map((h) => h.from_context.toLowerCase()),
+      partitionBy: fromMetadata.map((h) => h.from),
       retryPauseMs: Math.max(policy.maxIntervalMs, 1000),
       async start() {
         checkUrls(config, ctx);
@@ -74,7 +82,7 @@ export const otlpHttpExporterFactory: ExporterFactory<typeof otlpHttpSchema> = {
       },
       push(out, signal) {
         if (sender === undefined) throw new Error('otlp_http pushed before start');
-        const request = { url: signalUrl(config, out.signal) as string, ...body(config, out), headers: requestHeaders(config, out) };
+        const request = { url: signalUrl(config, out.signal) as string, ...body(config, out), headers: requestHeaders(config, fromMetadata, out) };
         return deliver(sender, request, policy, {
           signal,
           onRetry: (event) => ctx.logger.info({ signal: out.signal, project: out.project, attempt: event.attempt, retry_in_ms: event.delayMs, message: event.outcome.message }, 'Exporting failed; will retry'),

@@ -1,11 +1,10 @@
 // The client of one request as the pipelines see it (the Collector's client.Info).
 import type { IncomingMessage } from 'node:http';
-import type { Principal } from '../../auth/authenticator.js';
-import { KEY_HEADERS } from '../../auth/authenticator.js';
+import { KEY_HEADERS, type Principal } from '../../auth/authenticator.js';
+import type { ClientInfo } from '../../runtime/component.js';
 
 /** Credentials for other parties than otelgate: never written to a queue on disk either. */
 const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['cookie', 'proxy-authorization']);
-import type { ClientInfo } from '../../runtime/component.js';
 
 const NO_METADATA: ClientInfo['metadata'] = Object.freeze({});
 
