@@ -7,6 +7,7 @@ import { decodeLogsProto } from './protobuf/logs.js';
 import { decodeMetricsProto } from './protobuf/metrics.js';
 import { decodeTracesProto } from './protobuf/traces.js';
 import { discarded, RecordBudget, TooManyRecords, type Decoded } from './result.js';
+import { keepSource } from './source.js';
 
 export type Encoding = 'json' | 'protobuf';
 
@@ -21,10 +22,13 @@ const DECODERS: { [S in Signal]: Record<Encoding, Decoder<S>> } = {
 /**
  * `records` bounds the rows one body may become (log records, spans or data points): past its
  * limit the body is discarded whole; when its shared budget runs out, OutOfBudget is thrown.
+ * A protobuf body that became rows whole and exactly is kept as their source (source.ts).
  */
 export function decodeOtlp<S extends Signal>(signal: S, encoding: Encoding, body: Buffer, records = new RecordBudget(Number.POSITIVE_INFINITY)): Decoded<S> {
   try {
-    return (DECODERS[signal] as Record<Encoding, Decoder<S>>)[encoding](body, records);
+    const decoded = (DECODERS[signal] as Record<Encoding, Decoder<S>>)[encoding](body, records);
+    if (encoding === 'protobuf' && decoded.skipped === 0 && decoded.replaced !== true) keepSource(decoded.rows, body);
+    return decoded;
   } catch (error) {
     if (error instanceof TooManyRecords) return discarded(error);
     throw error;

@@ -13,6 +13,7 @@ import { encodeLogsProto } from './protobuf/encode-logs.js';
 import { encodeMetricsProto } from './protobuf/encode-metrics.js';
 import { encodeTracesProto } from './protobuf/encode-traces.js';
 import { Writer } from './protobuf/writer.js';
+import { sourceOf } from './source.js';
 
 export interface EncodeOptions {
   /**
@@ -50,6 +51,15 @@ const ENCODERS: { [S in Signal]: Record<Encoding, Encoder<S>> } = {
   },
 };
 
+/**
+ * Rows decoded from protobuf and never changed since are their source's bytes (source.ts), which
+ * hold the same messages in the same grouping: with 'identity' grouping, those bytes are the answer.
+ * The buffer returned is never to be written to.
+ */
 export function encodeOtlp<S extends Signal>(signal: S, encoding: Encoding, rows: readonly RowOf<S>[], options: EncodeOptions = {}): Buffer {
+  if (encoding === 'protobuf' && options.group !== 'value') {
+    const source = sourceOf(rows);
+    if (source !== undefined) return source;
+  }
   return (ENCODERS[signal] as Record<Encoding, Encoder<S>>)[encoding](rows, { byValue: options.group === 'value' });
 }

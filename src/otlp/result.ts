@@ -10,6 +10,8 @@ export interface Decoded<S extends Signal> {
   unreadable?: string;
   /** Set (to the limit) when the body held more records than one request may: it was discarded whole. */
   tooMany?: number;
+  /** Set when a string was not UTF-8 and its rows hold U+FFFD where the bytes hold something else. */
+  replaced?: boolean;
 }
 
 export function emptyDecoded<S extends Signal>(): Decoded<S> {

@@ -33,6 +33,12 @@ const cachedKeys: string[] = new Array<string>(KEY_SLOTS).fill('');
 export class Reader {
   pos: number;
 
+  /**
+   * A string held bytes that are not UTF-8 and was read with U+FFFD in their place: the rows no
+   * longer say exactly what the bytes say.
+   */
+  replaced = false;
+
   readonly end: number;
 
   constructor(
@@ -152,7 +158,17 @@ export class Reader {
     const end = this.delimited();
     const text = utf8Slice.call(this.buf, this.pos, end);
     this.pos = end;
+    this.noteReplaced(text);
     return text;
+  }
+
+  /**
+   * Also true for a U+FFFD that was sent as such, which only costs the rows' source (see
+   * source.ts). ASCII and Latin-1 text, the usual case, is a one-byte string in V8, which cannot
+   * hold U+FFFD: V8 answers for it without looking at the characters.
+   */
+  private noteReplaced(text: string): void {
+    if (text.indexOf('\uFFFD') !== -1) this.replaced = true;
   }
 
   /** Length-delimited bytes as lower-case hex (trace and span ids). */
@@ -170,7 +186,11 @@ export class Reader {
     const start = this.pos;
     const length = end - start;
     this.pos = end;
-    if (length > KEY_MAX_BYTES) return utf8Slice.call(buf, start, end);
+    if (length > KEY_MAX_BYTES) {
+      const long = utf8Slice.call(buf, start, end);
+      this.noteReplaced(long);
+      return long;
+    }
     let hash = length;
     let high = 0;
     for (let i = start; i < end; i++) {
@@ -178,7 +198,11 @@ export class Reader {
       high |= byte;
       hash = Math.imul(hash ^ byte, 0x01000193);
     }
-    if (high >= 0x80) return utf8Slice.call(buf, start, end);
+    if (high >= 0x80) {
+      const text = utf8Slice.call(buf, start, end);
+      this.noteReplaced(text);
+      return text;
+    }
     const slot = (hash >>> 0) & (KEY_SLOTS - 1);
     const cached = cachedKeys[slot] as string;
     if (cached.length === length) {

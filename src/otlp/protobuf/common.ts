@@ -235,7 +235,7 @@ function withHeader<H>(
  */
 export function walkExport(
   buf: Buffer,
-  out: { skipped: number; unreadable?: string },
+  out: { skipped: number; unreadable?: string; replaced?: boolean },
   record: (r: Reader, end: number, resource: Resource, scope: Scope) => void,
 ): void {
   const r = new Reader(buf, 0, buf.length);
@@ -264,6 +264,7 @@ export function walkExport(
     out.skipped++;
     out.unreadable = errorMessage(error);
   }
+  if (r.replaced) out.replaced = true;
 }
 
 /**
