@@ -18,6 +18,14 @@ export interface PendingAppend {
   reject(error: unknown): void;
 }
 
+/** Where a record was written. */
+export interface WrittenAt {
+  id: number;
+  offset: number;
+  /** The whole record's, header included. */
+  length: number;
+}
+
 export interface AppenderOptions {
   disk: QueueDisk;
   directory: string;
@@ -26,8 +34,8 @@ export interface AppenderOptions {
   segmentBytes: number;
   segments: SegmentList;
   nextId: number;
-  /** The batch is written, its first record has `firstId`: the queue counts it in before anyone is told. */
-  onWritten(batch: PendingAppend[], segment: Segment): void;
+  /** The batch is written, `at[i]` is where its i-th record is: the queue counts it in before anyone is told. */
+  onWritten(batch: PendingAppend[], at: WrittenAt[], segment: Segment): void;
   /** The batch was refused. */
   onFailed(batch: PendingAppend[], error: QueueStorageError): void;
   /** A segment was sealed: it may already be all done. */
@@ -88,9 +96,12 @@ export class Appender {
       }
       const headers = Buffer.allocUnsafe(RECORD_HEADER * batch.length);
       const buffers: Uint8Array[] = [];
+      const at: WrittenAt[] = [];
       let bytes = 0;
       batch.forEach((append, i) => {
-        bytes += writeRecordHeader(headers, i * RECORD_HEADER, this.nextId + i, append.items, append.meta, append.payload);
+        const length = writeRecordHeader(headers, i * RECORD_HEADER, this.nextId + i, append.items, append.meta, append.payload);
+        at.push({ id: this.nextId + i, offset: segment.end + bytes, length });
+        bytes += length;
         buffers.push(headers.subarray(i * RECORD_HEADER, (i + 1) * RECORD_HEADER), append.meta, append.payload);
       });
       this.dirty = true;
@@ -102,7 +113,7 @@ export class Appender {
       segment.end += bytes;
       segment.records += batch.length;
       segment.nextId = this.nextId;
-      this.o.onWritten(batch, segment);
+      this.o.onWritten(batch, at, segment);
       batch.forEach((append, i) => append.resolve(firstId + i));
     } catch (cause) {
       if (this.dirty && this.active !== undefined) {

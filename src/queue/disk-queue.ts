@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { errorMessage, QueueDirectoryError, QueueLockedError, QueueStorageError, ShuttingDownError } from '../errors.js';
 import { AckLog, readAckLog } from './acklog.js';
 import { checkDirectory } from './directory.js';
-import { Appender, type PendingAppend } from './appender.js';
+import { Appender, type PendingAppend, type WrittenAt } from './appender.js';
 import { Capacity } from './capacity.js';
 import { nodeDisk, type QueueDisk } from './disk.js';
 import { IdSet } from './idset.js';
@@ -93,7 +93,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
       segmentBytes,
       segments,
       nextId,
-      onWritten: (batch) => this.written(batch),
+      onWritten: (batch, at, segment) => this.written(batch, at, segment),
       onFailed: (batch, error) => this.failed(batch, error),
       onSealed: (segment) => this.removeIfDone(segment),
     });
@@ -187,14 +187,16 @@ export class DiskQueue<M> implements SendingQueue<M> {
     return admitted === undefined ? submit() : admitted.then(submit);
   }
 
-  private written(batch: PendingAppend[]): void {
+  private written(batch: PendingAppend[], at: WrittenAt[], segment: Segment): void {
     let size = 0;
-    for (const append of batch) {
+    batch.forEach((append, i) => {
       size += append.size;
       this.counts.requests++;
       this.counts.items += append.items;
       this.counts.bytes += append.payload.byteLength;
-    }
+      const { id, offset, length } = at[i] as WrittenAt;
+      this.reader.remember({ id, segment, offset, length, items: append.items, payloadBytes: append.payload.byteLength, payload: append.payload, meta: append.meta.toString('utf8') });
+    });
     this.capacity.written(size, this.inSizer(this.counts));
     if (this.failing) {
       this.failing = false;

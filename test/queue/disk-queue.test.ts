@@ -1,12 +1,14 @@
 // The disk queue beyond the contract both queues share (contract.test.ts), case by case: restart,
-// group commit, segments removed once done, the directory lock, damage found at
-// open (logged once) and while reading, compaction on start, acknowledgements that fail to write.
+// group commit, segments removed once done, records just written handed out from memory, the
+// directory lock, damage found at open (logged once) and while reading, compaction on start,
+// acknowledgements that fail to write.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QueueDirectoryError, QueueFullError, QueueLockedError, QueueStorageError } from '../../src/errors.js';
 import { DiskQueue, type DiskQueueOptions } from '../../src/queue/disk-queue.js';
+import { FRESH_BYTES } from '../../src/queue/reader.js';
 import type { TakenEntry } from '../../src/queue/types.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { fileRecords, segmentFiles, testDisk } from '../helpers/queue.js';
@@ -194,6 +196,32 @@ describe('disk queue: writing', () => {
 });
 
 describe('disk queue: reading', () => {
+  it('hands out what it just wrote from memory, the appended buffer itself, up to FRESH_BYTES; reads the rest and what is given back from disk', async () => {
+    const disk = testDisk();
+    const queue = await open(newDir(), { disk });
+    const big = FRESH_BYTES / 4;
+    const appended = Array.from({ length: 6 }, (_, i) => entry(i + 1, big));
+    for (const e of appended) await queue.append(e);
+    const reads = (): number => disk.ops.filter((o) => o.op === 'read').length;
+    const first = await takeN(queue, 4);
+    expect(ns(first)).toEqual([1, 2, 3, 4]);
+    first.forEach((taken, i) => expect(taken.payload).toBe(appended[i]?.payload));
+    expect(reads()).toBe(0);
+    // The fifth did not fit in memory when it was written.
+    const rest = await takeN(queue, 2);
+    expect(ns(rest)).toEqual([5, 6]);
+    expect(reads()).toBeGreaterThan(0);
+    rest.forEach((taken, i) => expect(Buffer.from(taken.payload).equals(appended[i + 4]?.payload as Buffer)).toBe(true));
+    // Given back: read from disk again, the same bytes.
+    const before = reads();
+    queue.nack(2);
+    const [again] = await takeN(queue, 1);
+    expect(ns([again])).toEqual([2]);
+    expect(reads()).toBeGreaterThan(before);
+    expect(Buffer.from(again?.payload ?? []).equals(appended[1]?.payload as Buffer)).toBe(true);
+    await queue.close();
+  });
+
   it('refuses a take with QueueStorageError when the disk cannot be read, and hands the same entry to the next take', async () => {
     const dir = newDir();
     const first = await open(dir);
