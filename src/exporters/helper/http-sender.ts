@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { durationMs } from '../../config/duration.js';
 import { VERSION } from '../../version.js';
 import { classify } from './classify.js';
-import { compress, contentEncoding } from './compression.js';
+import { compressor } from './compression.js';
 import { createDispatcher } from './dispatcher.js';
 import { headerPairs, joinUrl, type HttpClientConfig } from './http-settings.js';
 import type { SendOutcome } from './outcome.js';
@@ -72,7 +72,7 @@ export function createHttpSender(config: HttpClientConfig, options: HttpSenderOp
   const dispatcher: Dispatcher = createDispatcher(config, loadTlsOptions(config.tls));
   const timeoutMs = durationMs(config.timeout);
   const responseLimit = options.responseLimit ?? RESPONSE_LIMIT;
-  const encoding = contentEncoding(config.compression);
+  const { encoding, compress } = compressor(config.compression, config.compression_params.level);
   const configured: Record<string, string> = {};
   lowerCased(headerPairs(config.headers), configured);
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
@@ -88,7 +88,7 @@ export function createHttpSender(config: HttpClientConfig, options: HttpSenderOp
     if (request.headers !== undefined) lowerCased(Object.entries(request.headers), headers);
     if (encoding !== undefined) headers['content-encoding'] = encoding;
     const raw = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
-    const body = await compress(raw, config.compression);
+    const body = await compress(raw);
     return { url: url.href, origin: url.origin, path: `${url.pathname}${url.search}`, body, headers };
   }
 

@@ -3,7 +3,7 @@
 import Type, { type Static } from 'typebox';
 import { parseDuration } from '../../config/duration.js';
 import type { SettingsProblem } from '../../runtime/component.js';
-import { COMPRESSIONS, type Compression, ZSTD_MISSING, zstdAvailable } from './compression.js';
+import { COMPRESSIONS, type Compression, levelProblem, ZSTD_MISSING, zstdAvailable } from './compression.js';
 import { tlsClientSchema, validateTlsClient } from './tls-settings.js';
 
 /** What differs between exporters: the Collector's otlphttp uses timeout 30s and gzip. */
@@ -32,6 +32,10 @@ export function httpClientProperties(defaults: HttpClientDefaults) {
     headers: headersSchema,
     timeout: Type.String({ format: 'duration', default: defaults.timeout, description: 'Time limit of one attempt, from connecting to the end of the answer; "0" for none.' }),
     compression: Type.Enum(COMPRESSIONS, { default: defaults.compression, description: 'Compression of request bodies: gzip, zstd, or none.' }),
+    compression_params: Type.Object(
+      { level: Type.Integer({ default: 0, description: 'Compression level: 0 for the codec\'s default; gzip -2 to 9 (-1 the default, 1 fastest, 9 smallest); zstd its levels (1 fastest, 3 the default, up to 22).' }) },
+      { default: {}, additionalProperties: false, description: 'Advanced compression settings, as the Collector\'s.' },
+    ),
     max_conns_per_host: Type.Integer({ minimum: 0, default: 0, description: 'Connections open to one host at most; 0 for no limit.' }),
     idle_conn_timeout: Type.String({ format: 'duration', default: '90s', description: 'How long an idle connection is kept for the next request (shorter if the server says so in Keep-Alive).' }),
     disable_keep_alives: Type.Boolean({ default: false, description: 'A new connection for every request.' }),
@@ -78,6 +82,8 @@ export function validateHttpClient(config: HttpClientConfig): SettingsProblem[] 
     seen.add(key);
   });
   if (config.compression === 'zstd' && !zstdAvailable()) problems.push({ path: ['compression'], message: ZSTD_MISSING });
+  const level = levelProblem(config.compression, config.compression_params.level);
+  if (level !== undefined) problems.push({ path: ['compression_params', 'level'], message: level });
   if (parseDuration(config.idle_conn_timeout) === 0) problems.push({ path: ['idle_conn_timeout'], message: 'must be above 0; to keep no idle connection, set disable_keep_alives: true' });
   problems.push(...validateTlsClient(config.tls));
   return problems;

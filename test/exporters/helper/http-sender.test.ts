@@ -2,7 +2,9 @@
 // comes to, compression, headers, URLs, the response-body bound, time limits and pooling.
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
+import { constants, gzipSync, zstdCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { INLINE_BYTES } from '../../../src/exporters/helper/compression.js';
 import { createHttpSender, type HttpRequest, type HttpSender } from '../../../src/exporters/helper/http-sender.js';
 import { joinUrl } from '../../../src/exporters/helper/http-settings.js';
 import { RESPONSE_LIMIT } from '../../../src/exporters/helper/read-body.js';
@@ -160,6 +162,22 @@ describe('compression', () => {
     expect(received?.body.equals(body)).toBe(true);
     if (encoding === undefined) expect(received?.raw.length).toBe(body.length);
     else expect(received?.raw.length).toBeLessThan(body.length / 5);
+  });
+
+  it.each(['gzip', 'zstd'] as const)("%s: a body past INLINE_BYTES (on the thread pool) and one below it (inline) come out as zlib makes them, at the configured level (byte for byte where zlib's one-shot call makes the same frame)", async (compression) => {
+    const server = await backend();
+    const level = compression === 'gzip' ? 2 : 7;
+    const to = sender({ endpoint: server.url, compression, compression_params: { level } });
+    const large = Buffer.concat(Array.from({ length: Math.ceil((INLINE_BYTES[compression] * 1.5) / body.length) }, () => body));
+    expect(large.length).toBeGreaterThan(INLINE_BYTES[compression]);
+    const expected = (b: Buffer): Buffer => (compression === 'gzip' ? gzipSync(b, { level }) : zstdCompressSync(b, { params: { [constants.ZSTD_c_compressionLevel]: level } }));
+    for (const b of [body, large]) {
+      expect(await sendOnce(to, { ...LOGS, body: b })).toMatchObject({ kind: 'success' });
+      const received = server.requests.at(-1);
+      expect(received?.body.equals(b)).toBe(true);
+      // zstd's streaming frame (the thread pool's) differs from its one-shot frame in its header.
+      if (compression === 'gzip' || b === body) expect(received?.raw.equals(expected(b))).toBe(true);
+    }
   });
 
   it('compresses once, however often the prepared request is sent', async () => {

@@ -28,6 +28,7 @@ describe('defaults', () => {
       headers: {},
       timeout: '30s',
       compression: 'gzip',
+      compression_params: { level: 0 },
       max_conns_per_host: 0,
       idle_conn_timeout: '90s',
       disable_keep_alives: false,

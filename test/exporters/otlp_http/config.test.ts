@@ -97,6 +97,9 @@ sending_queue:
     expect(problems('compression: gzip')).toBe('exporters.otlphttp: set endpoint (e.g. http://tempo:4318), or logs_endpoint, traces_endpoint and metrics_endpoint for the signals it sends');
     expect(problems('logs_endpoint: loki:3100')).toBe('exporters.otlphttp.logs_endpoint: must start with http:// or https:// (got loki://)');
     expect(problems('endpoint: http://x\nencoding: protobuf')).toContain('exporters.otlphttp.encoding');
+    expect(problems('endpoint: http://x\ncompression_params: {level: 11}')).toBe('exporters.otlphttp.compression_params.level: gzip takes a level from -2 to 9 (-1: the default, 1: fastest, 9: smallest), not 11');
+    expect(problems('endpoint: http://x\ncompression: none\ncompression_params: {level: 1}')).toBe('exporters.otlphttp.compression_params.level: compression none takes no level; remove compression_params.level');
+    expect(problems('endpoint: http://x\ncompression: zstd\ncompression_params: {level: 19}')).toBe('');
     expect(problems('endpoint: http://x\nsending_queue: {batch: {min_size: 100, max_size: 10}}')).toBe('exporters.otlphttp.sending_queue.batch.max_size: must be 0 or at least min_size (100)');
     expect(problems('endpoint: http://x\ntenant: {header: X-Scope-OrgID}\nmetadata_headers: [{key: x-scope-orgid, from_context: x-tenant}, {key: Authorization, from_context: x-auth}]')).toBe(
       [
