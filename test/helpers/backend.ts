@@ -18,6 +18,10 @@ export interface Received {
   headers: IncomingMessage['headers'];
   /** The decoded rows; [] for a path that is not OTLP's. */
   rows: readonly RowOf<Signal>[];
+  /** The body as sent, decompressed. */
+  body: Buffer;
+  /** Bytes of the body on the wire, before decompressing. */
+  wireBytes: number;
   /** What it was answered. */
   status: number;
 }
@@ -77,6 +81,7 @@ export class Backend {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     let body = Buffer.concat(chunks);
+    const wireBytes = body.length;
     const coding = (req.headers['content-encoding'] ?? '').toLowerCase();
     if (coding === 'gzip') body = gunzipSync(body);
     else if (coding === 'zstd') body = zstdDecompressSync(body);
@@ -84,7 +89,7 @@ export class Backend {
     const signal = PATHS[path];
     const encoding: Encoding = (req.headers['content-type'] ?? '').startsWith('application/json') ? 'json' : 'protobuf';
     const rows = signal === undefined ? [] : decodeOtlp(signal, encoding, body).rows;
-    const request = { path, signal, encoding, headers: req.headers, rows };
+    const request = { path, signal, encoding, headers: req.headers, rows, body, wireBytes };
     if (this.hold !== undefined) await this.hold();
     const answer = this.answer(request) ?? { status: 200, headers: { 'Content-Type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' }, body: encoding === 'json' ? '{}' : Buffer.alloc(0) };
     this.received.push({ ...request, status: answer.status });

@@ -1,0 +1,91 @@
+// What otlp_http sends for a protobuf request that otelgate read whole and left unchanged: the
+// request's own bytes (src/otlp/source.ts), a field otelgate does not know included, compressed at
+// the configured compression_params.level; and rows encoded anew for a JSON request.
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeOtlp } from '../../../src/otlp/decode.js';
+import { encodeOtlp } from '../../../src/otlp/encode.js';
+import { startBackend, type Backend } from '../../helpers/backend.js';
+import { ROOT } from '../../helpers/cli.js';
+import { startGateway, type Gateway } from '../../helpers/gateway.js';
+import { otlpJsonToProtobuf } from '../../helpers/otlp.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { readFileSync } from 'node:fs';
+
+const gateways: Gateway[] = [];
+const backends: Backend[] = [];
+afterAll(async () => {
+  for (const gateway of gateways) await gateway.stop();
+  for (const backend of backends) await backend.stop();
+});
+
+/** Two exporters to one backend, told apart by a header: gzip at level 1, and at level 9. */
+const config = (url: string) => (keysFile: string) => `
+extensions:
+  apikeyauth: {keys_file: ${keysFile}}
+  file_storage: {directory: ${join(keysFile, '..', 'queue')}}
+receivers:
+  ingest: {endpoint: 127.0.0.1:0, auth: {authenticator: apikeyauth}}
+exporters:
+  otlp_http/fast:
+    endpoint: ${url}
+    headers: {X-Exporter: fast}
+    compression_params: {level: 1}
+    sending_queue: {storage: file_storage}
+  otlp_http/small:
+    endpoint: ${url}
+    headers: {X-Exporter: small}
+    compression_params: {level: 9}
+    sending_queue: {storage: file_storage}
+service:
+  extensions: [apikeyauth, file_storage]
+  pipelines:
+    logs: {receivers: [ingest], exporters: [otlp_http/fast, otlp_http/small]}
+`;
+
+const goldenJson = readFileSync(join(ROOT, 'testdata', 'otlp', 'logs.json'));
+/**
+ * The golden log records otelgate keeps (it skips some on purpose), as protobufjs writes them, 40
+ * times over (protobuf reads concatenated messages as one: 40 resources), enough for gzip's levels
+ * to differ; then a field 99 no OTLP has yet.
+ */
+const kept = otlpJsonToProtobuf('logs', JSON.parse(encodeOtlp('logs', 'json', decodeOtlp('logs', 'json', goldenJson).rows).toString('utf8')));
+const body = Buffer.concat([...Array.from({ length: 40 }, () => kept), Buffer.from([0x98, 0x06, 0x01])]);
+
+async function post(gateway: Gateway, payload: Buffer, contentType: string): Promise<void> {
+  const response = await fetch(`${gateway.url}/v1/logs`, { method: 'POST', headers: { Authorization: `Bearer ${gateway.keys['default']}`, 'Content-Type': contentType }, body: payload });
+  await response.arrayBuffer();
+  expect(response.status).toBe(200);
+}
+
+describe('otlp_http: what it sends for a request it forwards', () => {
+  it('sends a protobuf request read whole as its own bytes, an unknown field included, at each exporter\'s gzip level; a JSON request as encoded rows', async () => {
+    const backend = await startBackend();
+    backends.push(backend);
+    const gateway = await startGateway({ config: config(backend.url) });
+    gateways.push(gateway);
+
+    await post(gateway, body, 'application/x-protobuf');
+    expect(await waitUntil(() => backend.received.length === 2)).toBe(true);
+    const byExporter = (name: string) => backend.received.filter((r) => r.headers['x-exporter'] === name);
+    const [fast] = byExporter('fast');
+    const [small] = byExporter('small');
+    for (const received of [fast, small]) {
+      expect(received?.headers['content-encoding']).toBe('gzip');
+      expect(received?.body.equals(body)).toBe(true);
+    }
+    expect(fast?.wireBytes).toBe(gzipSync(body, { level: 1 }).length);
+    expect(small?.wireBytes).toBe(gzipSync(body, { level: 9 }).length);
+    expect(small?.wireBytes).toBeLessThan(fast?.wireBytes ?? 0);
+
+    await post(gateway, goldenJson, 'application/json');
+    expect(await waitUntil(() => backend.received.length === 4)).toBe(true);
+    const fromJson = byExporter('fast')[1];
+    const goldenRows = decodeOtlp('logs', 'json', goldenJson).rows;
+    expect(fromJson?.headers['content-type']).toBe('application/x-protobuf');
+    expect(fromJson?.body.equals(encodeOtlp('logs', 'protobuf', goldenRows))).toBe(true);
+    expect(fromJson?.rows).toEqual(goldenRows);
+    expect(fast?.rows).toHaveLength(40 * goldenRows.length);
+  });
+});
