@@ -17,14 +17,19 @@ export class Inflight {
     return { consume: (batch: Batch, ctx: ConsumeContext) => this.run(consumer, batch, ctx) };
   }
 
-  private async run(consumer: Consumer, batch: Batch, ctx: ConsumeContext): Promise<void> {
-    if (this.closed) throw new ShuttingDownError();
+  /** Not async: an async function would hold the batch until the consumer answers (see handler.ts handOn). */
+  private run(consumer: Consumer, batch: Batch, ctx: ConsumeContext): Promise<void> {
+    if (this.closed) return Promise.reject(new ShuttingDownError());
     this.count++;
+    let consumed: Promise<void>;
     try {
-      await consumer.consume(batch, ctx);
-    } finally {
-      if (--this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+      consumed = consumer.consume(batch, ctx);
+    } catch (error) {
+      consumed = Promise.reject(error);
     }
+    return consumed.finally(() => {
+      if (--this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+    });
   }
 
   /** Refuses new batches from now on and resolves once the ones under way are answered. */

@@ -277,19 +277,28 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
   const counts = counting(ctx);
   const drains = new Map<Signal, Drain>();
 
-  async function queued(batch: Batch, consumeCtx: ConsumeContext): Promise<void> {
+  /**
+   * Not async: an async function would hold the batch's rows until the disk write is done, long
+   * enough for them to outlive the young generation (see the ingest receiver's handOn).
+   */
+  function queued(batch: Batch, consumeCtx: ConsumeContext): Promise<void> {
     const drain = drains.get(batch.signal);
-    if (drain === undefined) throw new RetryableError(`exporter ${ctx.id} is not running`);
+    if (drain === undefined) return Promise.reject(new RetryableError(`exporter ${ctx.id} is not running`));
+    const { signal, rows } = batch;
+    const items = rows.length;
+    const refused = (error: unknown): Promise<never> => {
+      counts?.enqueueFailed[signal].add(items, counts.attributes);
+      return Promise.reject(error);
+    };
     const meta: QueuedMeta = { project: batch.project, received: String(batch.receivedUnixNano), keyId: consumeCtx.client.keyId, metadata: consumeCtx.client.metadata };
     try {
-      const payload = encodeOtlp(batch.signal, 'protobuf', batch.rows);
+      const payload = encodeOtlp(signal, 'protobuf', rows);
       // Only with block_on_overflow does an append wait for room; it gives up when its client goes
       // away or otelgate stops. Without it the signal is never looked at: none is made per request.
-      const signal = spec.queue.block_on_overflow ? AbortSignal.any([consumeCtx.signal, ctx.stopping]) : undefined;
-      await drain.queue.append({ payload, metadata: meta, items: batch.rows.length }, { signal });
+      const abort = spec.queue.block_on_overflow ? AbortSignal.any([consumeCtx.signal, ctx.stopping]) : undefined;
+      return drain.queue.append({ payload, metadata: meta, items }, { signal: abort }).then(() => undefined, refused);
     } catch (error) {
-      counts?.enqueueFailed[batch.signal].add(batch.rows.length, counts.attributes);
-      throw error;
+      return refused(error);
     }
   }
 

@@ -48,6 +48,17 @@ export interface HandlerOptions {
  */
 export const ROW_COST = 400;
 
+/** What the answer needs of a decoded body, its rows aside. */
+type DecodeFacts = Omit<Decoded<Signal>, 'rows'>;
+
+/** A body decoded and its rows handed on: `consumed` is the pipeline's answer (undefined: no rows). */
+interface Handed {
+  encoding: Encoding | undefined;
+  facts: DecodeFacts;
+  rows: number;
+  consumed: Promise<void> | undefined;
+}
+
 const SKIPPED_PHRASE: Record<Signal, string> = {
   logs: 'some log records could not be parsed and were skipped',
   traces: 'some spans could not be parsed and were skipped',
@@ -68,14 +79,14 @@ function sniff(body: Buffer): Encoding {
 }
 
 /** Why a body was discarded whole, if it was: it ran into a limit, whatever it held, and nothing of it was kept. */
-function discardedWhole(decoded: Decoded<Signal>, tooLarge: number | undefined): string | undefined {
+function discardedWhole(decoded: DecodeFacts, tooLarge: number | undefined): string | undefined {
   if (tooLarge !== undefined) return `the request body exceeds the ${tooLarge}-byte limit on decompressed bodies and was discarded whole`;
   if (decoded.tooMany !== undefined) return `the request holds more than ${decoded.tooMany} records, the most one request may carry, and was discarded whole`;
   return undefined;
 }
 
 /** The answer's message when records were skipped: the limit a discarded body ran into, else what records need. */
-function skippedMessage(route: Route, decoded: Decoded<Signal>, rejected: number, tooLarge: number | undefined): string {
+function skippedMessage(route: Route, decoded: DecodeFacts, rejected: number, tooLarge: number | undefined): string {
   const simple = route.format === 'simple';
   const whole = discardedWhole(decoded, tooLarge);
   if (whole !== undefined) return simple ? `${whole.charAt(0).toUpperCase()}${whole.slice(1)}.` : whole;
@@ -167,8 +178,14 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     }
   };
 
-  async function answer(
-    res: ServerResponse,
+  /**
+   * Decodes the body and hands its rows to the pipeline, in a plain function: an async one would
+   * hold the rows until the pipeline answers, and rows kept alive across a queue's disk write
+   * survive the young generation's collections, which made them cost forwarding as much as
+   * twice the collection time (rows in flight held 4 MB at each scavenge instead of 0.2 MB).
+   * 'busy': the in-flight budget ran out while decoding.
+   */
+  function handOn(
     route: Route,
     consumer: Consumer,
     ctx: ConsumeContext,
@@ -177,7 +194,7 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     read: Exclude<BodyResult, { kind: 'aborted' } | { kind: 'busy' }>,
     arrival: bigint,
     records: RecordBudget,
-  ): Promise<void> {
+  ): Handed | 'busy' {
     let encoding = requested;
     const sniffed = route.format === 'otlp' && encoding === undefined;
     if (sniffed) {
@@ -200,36 +217,62 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
           if (retried.unreadable === undefined) [decoded, encoding] = [retried, other];
         }
       } catch (error) {
-        if (error instanceof OutOfBudget) {
-          sendUnavailable(res, { Connection: 'close' });
-          return;
-        }
+        if (error instanceof OutOfBudget) return 'busy';
         logger.warn({ err: error, signal: route.signal }, 'Decoder failed on a body; counting it as unreadable');
         decoded = { rows: [], skipped: 1, unreadable: 'the body could not be decoded' };
       }
     }
+    const { rows, ...facts } = decoded;
+    let consumed: Promise<void> | undefined;
+    if (rows.length > 0) {
+      try {
+        consumed = consumer.consume(batchOf(route.signal, principal.project, arrival, rows), ctx);
+      } catch (error) {
+        consumed = Promise.reject(error);
+      }
+    }
+    return { encoding, facts, rows: rows.length, consumed };
+  }
+
+  async function answer(
+    res: ServerResponse,
+    route: Route,
+    consumer: Consumer,
+    ctx: ConsumeContext,
+    principal: Principal,
+    requested: Encoding | undefined,
+    read: Exclude<BodyResult, { kind: 'aborted' } | { kind: 'busy' }>,
+    arrival: bigint,
+    records: RecordBudget,
+  ): Promise<void> {
+    const handed = handOn(route, consumer, ctx, principal, requested, read, arrival, records);
+    if (handed === 'busy') {
+      sendUnavailable(res, { Connection: 'close' });
+      return;
+    }
+    const { encoding, facts: decoded, rows, consumed } = handed;
 
     let rejected = decoded.skipped;
     const { counts } = options;
     if (decoded.skipped > 0) counts?.skipped.add(decoded.skipped, { ...counts.attributes, signal: route.signal });
-    if (decoded.rows.length > 0) {
+    if (consumed !== undefined) {
       try {
-        await consumer.consume(batchOf(route.signal, principal.project, arrival, decoded.rows), ctx);
-        counts?.accepted[route.signal].add(decoded.rows.length, counts.attributes);
+        await consumed;
+        counts?.accepted[route.signal].add(rows, counts.attributes);
       } catch (error) {
-        counts?.refused[route.signal].add(decoded.rows.length, counts.attributes);
+        counts?.refused[route.signal].add(rows, counts.attributes);
         if (isRetryable(error)) {
           logger.warn({ err: errorMessage(error), signal: route.signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered 503');
           sendUnavailable(res);
           return;
         }
-        rejected += decoded.rows.length;
+        rejected += rows;
       }
     }
 
     const tooLarge = read.kind === 'too_large' ? maxBodyBytes : undefined;
     if (route.format === 'simple') {
-      const accepted = decoded.rows.length + decoded.skipped - rejected;
+      const accepted = rows + decoded.skipped - rejected;
       const body: Record<string, unknown> = { accepted, skipped: rejected };
       if (rejected > 0) body['message'] = skippedMessage(route, decoded, rejected, tooLarge);
       sendJson(res, 202, body);
