@@ -33,7 +33,7 @@ export function httpClientProperties(defaults: HttpClientDefaults) {
     timeout: Type.String({ format: 'duration', default: defaults.timeout, description: 'Time limit of one attempt, from connecting to the end of the answer; "0" for none.' }),
     compression: Type.Enum(COMPRESSIONS, { default: defaults.compression, description: 'Compression of request bodies: gzip, zstd, or none.' }),
     compression_params: Type.Object(
-      { level: Type.Integer({ default: 0, description: 'Compression level: 0 for the codec\'s default; gzip -2 to 9 (-1 the default, 1 fastest, 9 smallest); zstd its levels (1 fastest, 3 the default, up to 22).' }) },
+      { level: Type.Integer({ default: 0, description: 'Compression level, 0 for the default: gzip -2 to 9 (-1 the default, level 6; 1 fastest; 9 smallest); zstd as the Collector reads it: below 3 the fastest (the default), 3-5 zstd\'s default, 6-9 better, 10 and up the best.' }) },
       { default: {}, additionalProperties: false, description: 'Advanced compression settings, as the Collector\'s.' },
     ),
     max_conns_per_host: Type.Integer({ minimum: 0, default: 0, description: 'Connections open to one host at most; 0 for no limit.' }),

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import { constants, gzipSync, zstdCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { INLINE_BYTES } from '../../../src/exporters/helper/compression.js';
+import { INLINE_BYTES, zstdLevel } from '../../../src/exporters/helper/compression.js';
 import { createHttpSender, type HttpRequest, type HttpSender } from '../../../src/exporters/helper/http-sender.js';
 import { joinUrl } from '../../../src/exporters/helper/http-settings.js';
 import { RESPONSE_LIMIT } from '../../../src/exporters/helper/read-body.js';
@@ -170,7 +170,7 @@ describe('compression', () => {
     const to = sender({ endpoint: server.url, compression, compression_params: { level } });
     const large = Buffer.concat(Array.from({ length: Math.ceil((INLINE_BYTES[compression] * 1.5) / body.length) }, () => body));
     expect(large.length).toBeGreaterThan(INLINE_BYTES[compression]);
-    const expected = (b: Buffer): Buffer => (compression === 'gzip' ? gzipSync(b, { level }) : zstdCompressSync(b, { params: { [constants.ZSTD_c_compressionLevel]: level } }));
+    const expected = (b: Buffer): Buffer => (compression === 'gzip' ? gzipSync(b, { level }) : zstdCompressSync(b, { params: { [constants.ZSTD_c_compressionLevel]: zstdLevel(level) } }));
     for (const b of [body, large]) {
       expect(await sendOnce(to, { ...LOGS, body: b })).toMatchObject({ kind: 'success' });
       const received = server.requests.at(-1);
@@ -178,6 +178,15 @@ describe('compression', () => {
       // zstd's streaming frame (the thread pool's) differs from its one-shot frame in its header.
       if (compression === 'gzip' || b === body) expect(received?.raw.equals(expected(b))).toBe(true);
     }
+  });
+
+  it('reads a zstd level as the Collector does, in four speeds, the fastest by default; gzip by default at 6', async () => {
+    expect([-1, 0, 1, 2, 3, 5, 6, 9, 10, 22].map(zstdLevel)).toEqual([1, 1, 1, 1, 3, 3, 6, 6, 11, 11]);
+    const server = await backend();
+    await sendOnce(sender({ endpoint: server.url, compression: 'zstd' }), { ...LOGS, body });
+    await sendOnce(sender({ endpoint: server.url, compression: 'gzip' }), { ...LOGS, body });
+    expect(server.requests[0]?.raw.equals(zstdCompressSync(body, { params: { [constants.ZSTD_c_compressionLevel]: 1 } }))).toBe(true);
+    expect(server.requests[1]?.raw.equals(gzipSync(body, { level: 6 }))).toBe(true);
   });
 
   it('compresses once, however often the prepared request is sent', async () => {
