@@ -65,12 +65,12 @@ function shipped(dir) {
 /**
  * OTLP logs to otlp_http, whose endpoint is the run's sink (bench/sink.mjs) and whose sending queue
  * is on disk through a file_storage extension in the run's directory; every other setting is the
- * default but those in `queue`, added to sending_queue.
+ * default but those in `queue`, added to sending_queue, and in `exporter`.
  */
-const forwarding = (queue = {}) => (dir, workers, sink) =>
+const forwarding = (queue = {}, exporter = {}) => (dir, workers, sink) =>
   `extensions: {apikeyauth: {keys_file: ${keysFile}}, file_storage: {directory: ${join(dir, 'queue')}}}\n` +
   `receivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\n` +
-  `exporters: {otlp_http: {endpoint: "http://127.0.0.1:${sink.port}", sending_queue: ${JSON.stringify({ storage: 'file_storage', ...queue })}}}\n` +
+  `exporters: {otlp_http: ${JSON.stringify({ endpoint: `http://127.0.0.1:${sink.port}`, ...exporter, sending_queue: { storage: 'file_storage', ...queue } })}}\n` +
   `service:\n  workers: ${workers}\n  extensions: [apikeyauth, file_storage]\n  pipelines:\n    logs: {receivers: [ingest], exporters: [otlp_http]}\n`;
 
 // config(dir, workers, sink) → the config file's text. `store`: its figures go beside the insert
@@ -81,6 +81,9 @@ const PIPELINES = {
   store: { config: only('store', (dir) => `{path: ${join(dir, 'bench.db')}}`), store: true },
   default: { config: shipped, store: true, workloads: ['logs protobuf'] },
   otlp_http: { config: forwarding(), sink: true, workloads: ['logs protobuf'] },
+  // The same with the Collector's other compressions: zstd (at its default, the fastest speed), and none.
+  'otlp_http zstd': { config: forwarding({}, { compression: 'zstd' }), sink: true, workloads: ['logs protobuf'] },
+  'otlp_http none': { config: forwarding({}, { compression: 'none' }), sink: true, workloads: ['logs protobuf'] },
   // The outage: a queue that holds the whole outage (the default 1,000 requests is full after a
   // few seconds of it, and the rest would be 503s), so that it keeps growing on disk throughout.
   'otlp_http outage': { config: forwarding({ queue_size: 100_000 }), sink: true, workloads: [] },
@@ -546,7 +549,13 @@ const mbText = (n) => `${Math.round(n)} MB`;
 targets.push(
   [
     'OTLP logs protobuf → otlp_http (queue on disk) → sink: records/s delivered ≥ 50 % of the same load → nop',
-    `${verdict(fwd.nopRatios, (x) => x >= 0.5)}: ${spread(fwd.nopRatios, share)}; ${k(fwd.recordsPerSecond)} rec/s delivered vs nop ${k(w0.pipelines.nop.recordsPerSecond)}`,
+    ['otlp_http', 'otlp_http zstd', 'otlp_http none']
+      .map((id) => {
+        const p = w0.pipelines[id];
+        const label = { otlp_http: 'gzip (the default)', 'otlp_http zstd': '`compression: zstd`', 'otlp_http none': '`compression: none`' }[id];
+        return `${label}: ${verdict(p.nopRatios, (x) => x >= 0.5)}, ${spread(p.nopRatios, share)}, ${k(p.recordsPerSecond)} rec/s`;
+      })
+      .join('; ') + `; nop ${k(w0.pipelines.nop.recordsPerSecond)} rec/s`,
   ],
   ['… otelgate\'s peak RSS < 250 MB (a fresh otelgate each round)', `${verdict(forwardingRss, (x) => x < 250)}: ${spread(forwardingRss, mbText)}`],
   [
@@ -592,7 +601,9 @@ alone; \`default\` is pipelines/default.yaml as shipped (memory_limiter, store, 
 loopback ports, run on the logs protobuf workload. Both cores: \`service.workers: 2\`, unpinned, the load generator too.
 \`otlp_http\`: the receiver and the otlp_http exporter, its sending queue on disk (a file_storage extension in the
 run's directory), every other setting its default (gzip, 10 consumers, 1,000 requests), forwarding to a sink
-(bench/sink.mjs: reads each body, inflates it, counts its records, answers 200) pinned to the load generator's core.
+(bench/sink.mjs: reads each body, inflates it, counts its records, answers 200) pinned to the load generator's core;
+\`otlp_http zstd\` and \`otlp_http none\`: the same with \`compression: zstd\` (the Collector's default zstd speed, the
+fastest) and \`compression: none\`.
 
 ## Targets
 
