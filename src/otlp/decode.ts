@@ -11,7 +11,8 @@ import { keepSource } from './source.js';
 
 export type Encoding = 'json' | 'protobuf';
 
-type Decoder<S extends Signal> = (body: Buffer, budget: RecordBudget) => Decoded<S>;
+/** `watch`: tell whether a string was not UTF-8 (protobuf; JSON text is read as UTF-8 whole). */
+type Decoder<S extends Signal> = (body: Buffer, budget: RecordBudget, watch: boolean) => Decoded<S>;
 
 const DECODERS: { [S in Signal]: Record<Encoding, Decoder<S>> } = {
   logs: { json: decodeLogsJson, protobuf: decodeLogsProto },
@@ -19,15 +20,23 @@ const DECODERS: { [S in Signal]: Record<Encoding, Decoder<S>> } = {
   metrics: { json: decodeMetricsJson, protobuf: decodeMetricsProto },
 };
 
+export interface DecodeOptions {
+  /**
+   * Keep a protobuf body that became rows whole and exactly as their source (source.ts): for
+   * rows that a consumer sends on as OTLP protobuf (Consumer.sendsProtobuf).
+   */
+  keepSource?: boolean;
+}
+
 /**
  * `records` bounds the rows one body may become (log records, spans or data points): past its
  * limit the body is discarded whole; when its shared budget runs out, OutOfBudget is thrown.
- * A protobuf body that became rows whole and exactly is kept as their source (source.ts).
  */
-export function decodeOtlp<S extends Signal>(signal: S, encoding: Encoding, body: Buffer, records = new RecordBudget(Number.POSITIVE_INFINITY)): Decoded<S> {
+export function decodeOtlp<S extends Signal>(signal: S, encoding: Encoding, body: Buffer, records = new RecordBudget(Number.POSITIVE_INFINITY), options: DecodeOptions = {}): Decoded<S> {
+  const keep = encoding === 'protobuf' && options.keepSource === true;
   try {
-    const decoded = (DECODERS[signal] as Record<Encoding, Decoder<S>>)[encoding](body, records);
-    if (encoding === 'protobuf' && decoded.skipped === 0 && decoded.replaced !== true) keepSource(decoded.rows, body);
+    const decoded = (DECODERS[signal] as Record<Encoding, Decoder<S>>)[encoding](body, records, keep);
+    if (keep && decoded.skipped === 0 && decoded.replaced !== true) keepSource(decoded.rows, body);
     return decoded;
   } catch (error) {
     if (error instanceof TooManyRecords) return discarded(error);

@@ -60,6 +60,12 @@ export function consumeContext(fields: Partial<ConsumeContext> = {}): ConsumeCon
 export interface Consumer {
   /** Resolves once the batch is accepted; rejects with an error from src/errors.ts otherwise. */
   consume(batch: Batch, ctx: ConsumeContext): Promise<void>;
+  /**
+   * True when it sends OTLP protobuf made from the rows it gets (a remote exporter's queue holds
+   * that): a receiver then keeps each protobuf body as the source of the rows decoded from it, so
+   * that those bytes go on as they came (src/otlp/source.ts). The others do not pay for it.
+   */
+  readonly sendsProtobuf?: boolean;
 }
 
 export interface Processor extends Component, Consumer {}

@@ -11,6 +11,7 @@ export function countedExporter(exporter: Exporter, id: string, telemetry: SelfM
   const failed = signalCounters(meter, 'otelcol_exporter_send_failed', 'Records an exporter refused');
   const attributes = { exporter: id };
   return {
+    sendsProtobuf: exporter.sendsProtobuf,
     start: () => exporter.start(),
     shutdown: () => exporter.shutdown(),
     async consume(batch, ctx) {

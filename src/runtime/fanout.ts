@@ -4,14 +4,19 @@ import { joinErrors } from '../errors.js';
 import type { Batch } from '../model/batch.js';
 import type { ConsumeContext, Consumer } from './component.js';
 
+function settled(results: PromiseSettledResult<void>[]): void {
+  const failures: unknown[] = [];
+  for (const result of results) if (result.status === 'rejected') failures.push(result.reason);
+  if (failures.length > 0) throw joinErrors(failures);
+}
+
 export function fanout(consumers: readonly Consumer[]): Consumer {
   if (consumers.length === 1) return consumers[0] as Consumer;
   return {
-    async consume(batch: Batch, ctx: ConsumeContext): Promise<void> {
-      const results = await Promise.allSettled(consumers.map(async (consumer) => consumer.consume(batch, ctx)));
-      const failures: unknown[] = [];
-      for (const result of results) if (result.status === 'rejected') failures.push(result.reason);
-      if (failures.length > 0) throw joinErrors(failures);
+    // Not async, and the batch is not in the continuation: an async function would hold the rows
+    // until the slowest consumer answers (see the ingest receiver's handOn).
+    consume(batch: Batch, ctx: ConsumeContext): Promise<void> {
+      return Promise.allSettled(consumers.map(async (consumer) => consumer.consume(batch, ctx))).then(settled);
     },
   };
 }

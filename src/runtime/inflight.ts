@@ -13,8 +13,9 @@ export class Inflight {
     return this.count;
   }
 
-  wrap(consumer: Consumer): Consumer {
-    return { consume: (batch: Batch, ctx: ConsumeContext) => this.run(consumer, batch, ctx) };
+  /** `sendsProtobuf`: whether a pipeline behind it sends OTLP protobuf (Consumer.sendsProtobuf). */
+  wrap(consumer: Consumer, sendsProtobuf: boolean): Consumer {
+    return { consume: (batch: Batch, ctx: ConsumeContext) => this.run(consumer, batch, ctx), sendsProtobuf };
   }
 
   /** Not async: an async function would hold the batch until the consumer answers (see handler.ts handOn). */

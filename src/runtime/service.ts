@@ -99,8 +99,11 @@ export class Service {
     }
 
     const heads = new Map<string, Partial<Record<Signal, Consumer[]>>>();
+    // Receiver and signal (`id signal`) whose pipelines have an exporter that sends OTLP protobuf.
+    const sendsProtobuf = new Set<string>();
     for (const pipeline of service.pipelines) {
       let next: Consumer = fanout(pipeline.exporters.map((id) => exporters.get(id) as Exporter));
+      const sends = pipeline.exporters.some((id) => exporters.get(id)?.sendsProtobuf === true);
       const chain: Running[] = [];
       for (const id of [...pipeline.processors].reverse()) {
         const entry = components.processor.get(id);
@@ -113,6 +116,7 @@ export class Service {
       }
       this.groups.processors.push(...chain);
       for (const id of pipeline.receivers) {
+        if (sends) sendsProtobuf.add(`${id} ${pipeline.signal}`);
         const bySignal = heads.get(id) ?? {};
         (bySignal[pipeline.signal] ??= []).push(next);
         heads.set(id, bySignal);
@@ -124,7 +128,7 @@ export class Service {
       if (entry === undefined || entry.bound.kind !== 'receiver') continue;
       const inputs: Partial<Record<Signal, Consumer>> = {};
       for (const [signal, consumers] of Object.entries(bySignal) as [Signal, Consumer[]][]) {
-        inputs[signal] = this.inflight.wrap(fanout(consumers));
+        inputs[signal] = this.inflight.wrap(fanout(consumers), sendsProtobuf.has(`${id} ${signal}`));
       }
       this.receiverInputs.set(id, inputs);
       const { bound } = entry;

@@ -19,7 +19,7 @@ export function recorder(): Recorder {
 const empty = Type.Object({}, { additionalProperties: false });
 
 /** Records every batch per exporter id; `gate` (if set) holds consume() until it resolves. */
-export function captureExporter(rec: Recorder, options: { gate?: Promise<void>; fail?: Error } = {}): ExporterFactory<typeof empty> {
+export function captureExporter(rec: Recorder, options: { gate?: Promise<void>; fail?: Error; sendsProtobuf?: boolean } = {}): ExporterFactory<typeof empty> {
   return {
     kind: 'exporter',
     type: 'capture',
@@ -27,6 +27,7 @@ export function captureExporter(rec: Recorder, options: { gate?: Promise<void>; 
     stability: { logs: 'development', traces: 'development', metrics: 'development' },
     schema: empty,
     create: (_config, ctx) => ({
+      ...(options.sendsProtobuf === undefined ? {} : { sendsProtobuf: options.sendsProtobuf }),
       start: async () => void rec.events.push(`start ${ctx.id}`),
       shutdown: async () => void rec.events.push(`shutdown ${ctx.id}`),
       consume: async (batch) => {

@@ -14,6 +14,8 @@ import { ROOT } from '../helpers/cli.js';
 import { otlpJsonToProtobuf } from '../helpers/otlp.js';
 
 const SIGNALS: Signal[] = ['logs', 'traces', 'metrics'];
+/** What the ingest receiver asks for when a pipeline behind it sends OTLP protobuf. */
+const KEEP = { keepSource: true };
 const golden = (signal: Signal): Buffer => readFileSync(join(ROOT, 'testdata', 'otlp', `${signal}.json`));
 /**
  * The golden export's records that otelgate keeps (the golden files hold some it skips on
@@ -37,7 +39,7 @@ function patched(body: Buffer, from: string, to: Buffer): Buffer {
 describe('the source of decoded rows', () => {
   it.each(SIGNALS)('%s: a protobuf body read whole is what its rows encode to, the same buffer', (signal) => {
     const body = protobufBody(signal);
-    const decoded = decodeOtlp(signal, 'protobuf', body);
+    const decoded = decodeOtlp(signal, 'protobuf', body, undefined, KEEP);
     expect(decoded.skipped).toBe(0);
     expect(decoded.rows.length).toBeGreaterThan(0);
     expect(encodeOtlp(signal, 'protobuf', decoded.rows)).toBe(body);
@@ -47,10 +49,20 @@ describe('the source of decoded rows', () => {
     expect(decodeOtlp(signal, 'protobuf', regrouped).rows).toEqual(decoded.rows);
   });
 
+  it.each(SIGNALS)('%s: none unless asked for', (signal) => {
+    expect(sourceOf(decodeOtlp(signal, 'protobuf', protobufBody(signal)).rows)).toBeUndefined();
+  });
+
+  it('does not look at strings unless asked for', () => {
+    const notUtf8 = decodeOtlp('logs', 'protobuf', patched(protobufBody('logs'), 'order placed', Buffer.from('order\xffplaced', 'latin1')));
+    expect((notUtf8.rows[0] as LogRow).body).toBe('order\ufffdplaced');
+    expect(notUtf8.replaced).toBeUndefined();
+  });
+
   it('keeps a field otelgate does not know in the bytes it sends on', () => {
     // Field 99, varint 1, after the request's resources: a newer OTLP's field, unknown here.
     const body = Buffer.concat([protobufBody('logs'), Buffer.from([0x98, 0x06, 0x01])]);
-    const decoded = decodeOtlp('logs', 'protobuf', body);
+    const decoded = decodeOtlp('logs', 'protobuf', body, undefined, KEEP);
     expect(decoded.skipped).toBe(0);
     expect(encodeOtlp('logs', 'protobuf', decoded.rows)).toBe(body);
   });
@@ -63,32 +75,32 @@ describe('the source of decoded rows', () => {
     const spanId = Buffer.from('eee19b7ec3c1b174', 'hex');
     const at = body.indexOf(spanId);
     const broken = Buffer.concat([body.subarray(0, at - 1), Buffer.from([9]), spanId, Buffer.from([0]), body.subarray(at + 8)]);
-    const decoded = decodeOtlp('logs', 'protobuf', broken);
+    const decoded = decodeOtlp('logs', 'protobuf', broken, undefined, KEEP);
     expect(decoded.skipped).toBeGreaterThan(0);
     expect(sourceOf(decoded.rows)).toBeUndefined();
   });
 
   it('has none once a string was not UTF-8: the rows hold U+FFFD, and so do the bytes they encode to', () => {
     const body = patched(protobufBody('logs'), 'order placed', Buffer.from('order\xffplaced', 'latin1'));
-    const decoded = decodeOtlp('logs', 'protobuf', body);
+    const decoded = decodeOtlp('logs', 'protobuf', body, undefined, KEEP);
     expect(decoded).toMatchObject({ skipped: 0, replaced: true });
     expect((decoded.rows[0] as LogRow).body).toBe('order\ufffdplaced');
     expect(sourceOf(decoded.rows)).toBeUndefined();
     const encoded = encodeOtlp('logs', 'protobuf', decoded.rows);
     expect(encoded.includes(Buffer.from('order\ufffdplaced'))).toBe(true);
     // A U+FFFD sent as such counts as replaced too: those rows are encoded again, which costs only time.
-    expect(decodeOtlp('logs', 'protobuf', encoded)).toEqual({ rows: decoded.rows, skipped: 0, replaced: true });
+    expect(decodeOtlp('logs', 'protobuf', encoded, undefined, KEEP)).toEqual({ rows: decoded.rows, skipped: 0, replaced: true });
   });
 
   it('has none once an attribute key is not UTF-8', () => {
     const body = patched(protobufBody('logs'), 'order.id', Buffer.from('order\xfeid', 'latin1'));
-    const decoded = decodeOtlp('logs', 'protobuf', body);
+    const decoded = decodeOtlp('logs', 'protobuf', body, undefined, KEEP);
     expect(decoded).toMatchObject({ skipped: 0, replaced: true });
     expect(sourceOf(decoded.rows)).toBeUndefined();
   });
 
   it('has none for rows a processor changed, which are a new array', () => {
-    const decoded = decodeOtlp('logs', 'protobuf', protobufBody('logs'));
+    const decoded = decodeOtlp('logs', 'protobuf', protobufBody('logs'), undefined, KEEP);
     const changed = mapRows(decoded.rows, (row) => ({ ...row, severityText: 'WARN' }));
     expect(sourceOf(changed)).toBeUndefined();
     expect((decodeOtlp('logs', 'protobuf', encodeOtlp('logs', 'protobuf', changed)).rows as LogRow[]).map((r) => r.severityText)).toEqual(decoded.rows.map(() => 'WARN'));

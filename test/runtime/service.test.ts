@@ -51,6 +51,14 @@ describe('Service', () => {
     await svc.shutdown();
   });
 
+  it('tells a receiver whether a pipeline behind it sends OTLP protobuf, through processors, so that it keeps protobuf bodies only then', () => {
+    for (const sendsProtobuf of [true, false]) {
+      const rec = recorder();
+      const svc = service(rec, PIPELINE, captureExporter(rec, { sendsProtobuf }));
+      expect([svc.consumer('testin', 'logs')?.sendsProtobuf, svc.consumer('testin', 'metrics')?.sendsProtobuf]).toEqual([sendsProtobuf, sendsProtobuf]);
+    }
+  });
+
   it('routes each signal only to its own pipelines, and one exporter instance serves several', async () => {
     const rec = recorder();
     const svc = service(rec);

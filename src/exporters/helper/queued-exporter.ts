@@ -328,6 +328,8 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
 
   return {
     countsItself: true,
+    // The queue holds OTLP protobuf, and so does a request sent without one.
+    sendsProtobuf: true,
     async start() {
       await spec.start();
       if (!spec.queue.enabled) return;

@@ -237,8 +237,10 @@ export function walkExport(
   buf: Buffer,
   out: { skipped: number; unreadable?: string; replaced?: boolean },
   record: (r: Reader, end: number, resource: Resource, scope: Scope) => void,
+  watch: boolean,
 ): void {
   const r = new Reader(buf, 0, buf.length);
+  r.watch = watch;
   try {
     while (!r.done) {
       const tag = r.varint();
@@ -270,19 +272,26 @@ export function walkExport(
 /**
  * Decodes an export whose records each become one row (log records, spans): every record is
  * counted against `budget`, read by `read`, and kept unless `problem` names a reason to skip it.
+ * `watch`: tell whether a string was not UTF-8 (Decoded.replaced).
  */
 export function decodeRecords<S extends 'logs' | 'traces'>(
   buf: Buffer,
   budget: RecordBudget,
   read: (r: Reader, end: number, resource: Resource, scope: Scope) => RowTypes[S],
   problem: (row: RowTypes[S]) => string | undefined,
+  watch: boolean,
 ): Decoded<S> {
   const out = emptyDecoded<S>();
-  walkExport(buf, out, (r, end, resource, scope) => {
-    budget.count();
-    const row = read(r, end, resource, scope);
-    if (problem(row) === undefined) out.rows.push(row);
-    else out.skipped++;
-  });
+  walkExport(
+    buf,
+    out,
+    (r, end, resource, scope) => {
+      budget.count();
+      const row = read(r, end, resource, scope);
+      if (problem(row) === undefined) out.rows.push(row);
+      else out.skipped++;
+    },
+    watch,
+  );
   return out;
 }

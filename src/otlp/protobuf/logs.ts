@@ -78,6 +78,6 @@ function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): Lo
   return row;
 }
 
-export function decodeLogsProto(buf: Buffer, budget: RecordBudget): Decoded<'logs'> {
-  return decodeRecords<'logs'>(buf, budget, logRecord, logProblem);
+export function decodeLogsProto(buf: Buffer, budget: RecordBudget, watch = false): Decoded<'logs'> {
+  return decodeRecords<'logs'>(buf, budget, logRecord, logProblem, watch);
 }

@@ -356,9 +356,9 @@ function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: D
   }
 }
 
-export function decodeMetricsProto(buf: Buffer, budget: RecordBudget): Decoded<'metrics'> {
+export function decodeMetricsProto(buf: Buffer, budget: RecordBudget, watch = false): Decoded<'metrics'> {
   const out = emptyDecoded<'metrics'>();
-  walkExport(buf, out, (r, end, resource, scope) => metric(r, end, resource, scope, out, budget));
+  walkExport(buf, out, (r, end, resource, scope) => metric(r, end, resource, scope, out, budget), watch);
   return out;
 }
 

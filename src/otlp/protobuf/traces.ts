@@ -188,6 +188,6 @@ function span(r: Reader, end: number, resource: Resource, scope: Scope): SpanRow
   return row;
 }
 
-export function decodeTracesProto(buf: Buffer, budget: RecordBudget): Decoded<'traces'> {
-  return decodeRecords<'traces'>(buf, budget, span, spanProblem);
+export function decodeTracesProto(buf: Buffer, budget: RecordBudget, watch = false): Decoded<'traces'> {
+  return decodeRecords<'traces'>(buf, budget, span, spanProblem, watch);
 }

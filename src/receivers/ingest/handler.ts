@@ -202,18 +202,19 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
       if (encoding === 'protobuf' && !options.protobufEnabled) encoding = 'json';
     }
 
+    const keep = { keepSource: consumer.sendsProtobuf === true };
     let decoded: Decoded<Signal>;
     if (read.kind === 'too_large') decoded = { rows: [], skipped: 1, unreadable: 'too large' };
     else if (read.kind === 'corrupt') decoded = { rows: [], skipped: 1, unreadable: read.reason };
     else {
       try {
-        decoded = route.format === 'simple' ? decodeSimpleLogs(read.body, arrival, records) : decodeOtlp(route.signal, encoding as Encoding, read.body, records);
+        decoded = route.format === 'simple' ? decodeSimpleLogs(read.body, arrival, records) : decodeOtlp(route.signal, encoding as Encoding, read.body, records, keep);
         // A guess can be wrong (a protobuf body may begin with the byte of '{'): an unlabelled body
         // that could not be read at all one way is read the other way.
         if (sniffed && decoded.rows.length === 0 && decoded.unreadable !== undefined && options.protobufEnabled) {
           const other: Encoding = encoding === 'json' ? 'protobuf' : 'json';
           records.release();
-          const retried = decodeOtlp(route.signal, other, read.body, records);
+          const retried = decodeOtlp(route.signal, other, read.body, records, keep);
           if (retried.unreadable === undefined) [decoded, encoding] = [retried, other];
         }
       } catch (error) {
