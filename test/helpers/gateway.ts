@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey } from '../../src/auth/key.js';
 import { writeKeysFile } from '../../src/auth/keysfile.js';
+import { afterAll } from 'vitest';
+import type { Backend } from './backend.js';
 import { RunningCli, type LogLine } from './cli.js';
 
 export interface Gateway {
@@ -101,3 +103,22 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     stop: () => run.stop(),
   };
 }
+
+/** The gateways and backends a test file starts, stopped after all its tests. */
+export function stoppedAfterAll(): { gateways: Gateway[]; backends: Backend[] } {
+  const gateways: Gateway[] = [];
+  const backends: Backend[] = [];
+  afterAll(async () => {
+    for (const gateway of gateways) await gateway.stop();
+    for (const backend of backends) await backend.stop();
+  });
+  return { gateways, backends };
+}
+
+/** The head of a forwarding config: the key file's apikeyauth, a file_storage beside it, and the ingest receiver on a free port. */
+export const forwardingHead = (keysFile: string): string => `
+extensions:
+  apikeyauth: {keys_file: ${keysFile}}
+  file_storage: {directory: ${join(keysFile, '..', 'queue')}}
+receivers:
+  ingest: {endpoint: 127.0.0.1:0, auth: {authenticator: apikeyauth}}`;

@@ -48,6 +48,20 @@ export interface HandlerOptions {
  */
 export const ROW_COST = 400;
 
+/** A request authenticated and read, to be decoded, handed on and answered. */
+interface Incoming {
+  route: Route;
+  consumer: Consumer;
+  ctx: ConsumeContext;
+  principal: Principal;
+  /** The encoding its Content-Type names, if any. */
+  requested: Encoding | undefined;
+  read: Exclude<BodyResult, { kind: 'aborted' } | { kind: 'busy' }>;
+  /** When it was taken (receivedUnixNano). */
+  arrival: bigint;
+  records: RecordBudget;
+}
+
 /** What the answer needs of a decoded body, its rows aside. */
 type DecodeFacts = Omit<Decoded<Signal>, 'rows'>;
 
@@ -170,7 +184,7 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     if (res.destroyed) gone.abort();
     const ctx: ConsumeContext = { signal: gone.signal, client: clientInfo(req, principal, options.includeMetadata) };
     try {
-      await answer(res, route, consumer, ctx, principal, encoding, read, arrival, records);
+      await answer(res, { route, consumer, ctx, principal, requested: encoding, read, arrival, records });
     } finally {
       res.off('close', onClose);
       records.release();
@@ -185,17 +199,9 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
    * twice the collection time (rows in flight held 4 MB at each scavenge instead of 0.2 MB).
    * 'busy': the in-flight budget ran out while decoding.
    */
-  function handOn(
-    route: Route,
-    consumer: Consumer,
-    ctx: ConsumeContext,
-    principal: Principal,
-    requested: Encoding | undefined,
-    read: Exclude<BodyResult, { kind: 'aborted' } | { kind: 'busy' }>,
-    arrival: bigint,
-    records: RecordBudget,
-  ): Handed | 'busy' {
-    let encoding = requested;
+  function handOn(request: Incoming): Handed | 'busy' {
+    const { route, consumer, ctx, principal, read, arrival, records } = request;
+    let encoding = request.requested;
     const sniffed = route.format === 'otlp' && encoding === undefined;
     if (sniffed) {
       encoding = read.kind === 'ok' ? sniff(read.body) : 'json';
@@ -235,18 +241,9 @@ export function ingestHandler(options: HandlerOptions): (req: IncomingMessage, r
     return { encoding, facts, rows: rows.length, consumed };
   }
 
-  async function answer(
-    res: ServerResponse,
-    route: Route,
-    consumer: Consumer,
-    ctx: ConsumeContext,
-    principal: Principal,
-    requested: Encoding | undefined,
-    read: Exclude<BodyResult, { kind: 'aborted' } | { kind: 'busy' }>,
-    arrival: bigint,
-    records: RecordBudget,
-  ): Promise<void> {
-    const handed = handOn(route, consumer, ctx, principal, requested, read, arrival, records);
+  async function answer(res: ServerResponse, request: Incoming): Promise<void> {
+    const { route, principal, read } = request;
+    const handed = handOn(request);
     if (handed === 'busy') {
       sendUnavailable(res, { Connection: 'close' });
       return;

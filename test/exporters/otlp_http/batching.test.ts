@@ -1,25 +1,14 @@
 // Batching after the queue, as users run it: requests of one project are merged into one request
 // to the backend, and two projects never share one, each sent as its own tenant.
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LogRow } from '../../../src/model/logs.js';
-import { startBackend, type Backend } from '../../helpers/backend.js';
-import { startGateway, type Gateway } from '../../helpers/gateway.js';
+import { startBackend } from '../../helpers/backend.js';
+import { forwardingHead, startGateway, stoppedAfterAll, type Gateway } from '../../helpers/gateway.js';
 import { waitUntil } from '../../helpers/wait.js';
 
-const gateways: Gateway[] = [];
-const backends: Backend[] = [];
-afterAll(async () => {
-  for (const gateway of gateways) await gateway.stop();
-  for (const backend of backends) await backend.stop();
-});
+const { gateways, backends } = stoppedAfterAll();
 
-const config = (url: string) => (keysFile: string) => `
-extensions:
-  apikeyauth: {keys_file: ${keysFile}}
-  file_storage: {directory: ${join(keysFile, '..', 'queue')}}
-receivers:
-  ingest: {endpoint: 127.0.0.1:0, auth: {authenticator: apikeyauth}}
+const config = (url: string) => (keysFile: string) => `${forwardingHead(keysFile)}
 exporters:
   otlp_http:
     endpoint: ${url}

@@ -3,30 +3,20 @@
 // the configured compression_params.level; and rows encoded anew for a JSON request.
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeOtlp } from '../../../src/otlp/decode.js';
 import { encodeOtlp } from '../../../src/otlp/encode.js';
-import { startBackend, type Backend } from '../../helpers/backend.js';
+import { startBackend } from '../../helpers/backend.js';
 import { ROOT } from '../../helpers/cli.js';
-import { startGateway, type Gateway } from '../../helpers/gateway.js';
+import { forwardingHead, startGateway, stoppedAfterAll, type Gateway } from '../../helpers/gateway.js';
 import { otlpJsonToProtobuf } from '../../helpers/otlp.js';
 import { waitUntil } from '../../helpers/wait.js';
 import { readFileSync } from 'node:fs';
 
-const gateways: Gateway[] = [];
-const backends: Backend[] = [];
-afterAll(async () => {
-  for (const gateway of gateways) await gateway.stop();
-  for (const backend of backends) await backend.stop();
-});
+const { gateways, backends } = stoppedAfterAll();
 
 /** Two exporters to one backend, told apart by a header: gzip at level 1, and at level 9. */
-const config = (url: string) => (keysFile: string) => `
-extensions:
-  apikeyauth: {keys_file: ${keysFile}}
-  file_storage: {directory: ${join(keysFile, '..', 'queue')}}
-receivers:
-  ingest: {endpoint: 127.0.0.1:0, auth: {authenticator: apikeyauth}}
+const config = (url: string) => (keysFile: string) => `${forwardingHead(keysFile)}
 exporters:
   otlp_http/fast:
     endpoint: ${url}
