@@ -51,8 +51,11 @@ export interface RemoteExporterSpec {
   /** The pause before a request that could not be delivered (retries given up) is tried again. */
   retryPauseMs: number;
   start(): Promise<void>;
-  /** Sends one request with retries; `signal` aborts at shutdown. Must not throw for a backend's failure. */
-  push(out: Outgoing, signal: AbortSignal): Promise<RetryResult>;
+  /**
+   * Sends one request with retries; `signal` aborts at shutdown, `recovered` when another request
+   * of the same queue was delivered (RetryOptions.recovered). Must not throw for a backend's failure.
+   */
+  push(out: Outgoing, signal: AbortSignal, recovered?: () => AbortSignal): Promise<RetryResult>;
   shutdown(): Promise<void>;
 }
 
@@ -107,6 +110,9 @@ function counting(ctx: ComponentContext): Counting | undefined {
 /** One signal's queue and the loop that drains it. */
 class Drain {
   private readonly stop = new AbortController();
+  /** Aborted, and replaced, whenever a request is delivered: requests waiting to retry go at once. */
+  private delivered = new AbortController();
+  private readonly recovered = (): AbortSignal => this.delivered.signal;
   private inFlight = 0;
   private wake: (() => void) | undefined;
   private readonly sends = new Set<Promise<void>>();
@@ -191,7 +197,7 @@ class Drain {
     const { logger } = this.spec.ctx;
     let result: RetryResult;
     try {
-      result = await this.spec.push(out, this.stop.signal);
+      result = await this.spec.push(out, this.stop.signal, this.recovered);
     } catch (error) {
       // A push that throws has a bug, not a backend problem: keep the data, say so, pause.
       logger.error({ err: errorMessage(error), signal: this.signal, items }, 'The exporter failed to send a request; it stays queued');
@@ -202,6 +208,9 @@ class Drain {
     const attributes = this.counts?.attributes;
     switch (result.kind) {
       case 'success': {
+        const backAgain = this.delivered;
+        this.delivered = new AbortController();
+        backAgain.abort();
         const rejected = countDelivered(this.counts, this.signal, items, result.outcome);
         if (result.outcome.partial !== undefined) {
           logger.warn({ signal: this.signal, project: out.project, rejected, message: result.outcome.partial.message }, 'The backend accepted a request in part');
@@ -230,7 +239,7 @@ class Drain {
           { signal: this.signal, project: out.project, items, reason: result.reason, attempts: result.attempts, message: result.outcome.message, retry_in_ms: this.spec.retryPauseMs },
           'Could not deliver a request yet; it stays queued and is tried again',
         );
-        await systemClock.sleep(this.spec.retryPauseMs, this.stop.signal);
+        await systemClock.sleep(this.spec.retryPauseMs, AbortSignal.any([this.stop.signal, this.delivered.signal]));
         this.giveBack(entries);
         return;
       case 'aborted':

@@ -58,6 +58,13 @@ export interface RetryEvent {
 export interface RetryOptions {
   /** Shutdown: ends a wait at once and starts no further attempt. */
   signal?: AbortSignal;
+  /**
+   * The backend is back: another request to it succeeded (the signal of that moment). A wait of
+   * the backoff's own ends then and the next attempt starts; a wait the backend asked for
+   * (Retry-After) is waited out. Without it, requests that failed during an outage would each wait
+   * out up to max_interval after the backend came back.
+   */
+  recovered?: () => AbortSignal;
   clock?: Clock;
   /** A number in [0, 1), for the jitter; Math.random by default. */
   random?: () => number;
@@ -94,6 +101,7 @@ export async function retry(attempt: () => Promise<SendOutcome>, policy: RetryPo
       return { kind: 'gave_up', reason: 'max_elapsed_time', outcome, attempts, elapsedMs };
     }
     onRetry?.({ attempt: attempts, delayMs, outcome });
-    await clock.sleep(delayMs, signal);
+    const back = outcome.retryAfterMs === undefined ? options.recovered?.() : undefined;
+    await clock.sleep(delayMs, back === undefined ? signal : signal === undefined ? back : AbortSignal.any([signal, back]));
   }
 }

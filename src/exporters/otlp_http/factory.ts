@@ -80,11 +80,12 @@ export const otlpHttpExporterFactory: ExporterFactory<typeof otlpHttpSchema> = {
         const { createHttpSender } = await import('../helper/http-sender.js');
         sender = createHttpSender(config);
       },
-      push(out, signal) {
+      push(out, signal, recovered) {
         if (sender === undefined) throw new Error('otlp_http pushed before start');
         const request = { url: signalUrl(config, out.signal) as string, ...body(config, out), headers: requestHeaders(config, fromMetadata, out) };
         return deliver(sender, request, policy, {
           signal,
+          recovered,
           onRetry: (event) => ctx.logger.info({ signal: out.signal, project: out.project, attempt: event.attempt, retry_in_ms: event.delayMs, message: event.outcome.message }, 'Exporting failed; will retry'),
         });
       },

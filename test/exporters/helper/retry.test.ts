@@ -1,5 +1,6 @@
 // The retry loop and its backoff schedule, under a clock the test moves: exact waits, jitter
-// bounds, Retry-After, max_elapsed_time, retry for ever, and shutdown. Nothing here waits for real.
+// bounds, Retry-After, max_elapsed_time, retry for ever, shutdown, and the backend coming back.
+// Nothing here waits for real.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ExponentialBackoff } from '../../../src/exporters/helper/backoff.js';
@@ -16,6 +17,9 @@ class TestClock implements Clock {
 
   readonly sleeps: number[] = [];
 
+  /** The signal each sleep was given. */
+  readonly signals: (AbortSignal | undefined)[] = [];
+
   /** Called inside each sleep, e.g. to abort as shutdown would. */
   onSleep: (() => void) | undefined;
 
@@ -23,8 +27,9 @@ class TestClock implements Clock {
     return this.time;
   }
 
-  sleep(ms: number): Promise<void> {
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
     this.sleeps.push(ms);
+    this.signals.push(signal);
     this.time += ms;
     this.onSleep?.();
     return Promise.resolve();
@@ -199,6 +204,29 @@ describe('retry', () => {
     expect(await retry(attempt, EXACT, { clock, signal: shutdown.signal })).toEqual({ kind: 'aborted', outcome: undefined, attempts: 0 });
     expect(count()).toBe(0);
     expect(clock.sleeps).toEqual([]);
+  });
+
+  it('ends a wait of its own backoff once another request got through, or at shutdown, and waits out a Retry-After', async () => {
+    const clock = new TestClock();
+    const shutdown = new AbortController();
+    const delivered = [new AbortController(), new AbortController()];
+    let now = 0;
+    const { attempt } = attempts(clock, [UNAVAILABLE, { ...UNAVAILABLE, retryAfterMs: 3000 }, UNAVAILABLE]);
+    const recovered = (): AbortSignal => (delivered[now] as AbortController).signal;
+    expect(await retry(attempt, EXACT, { clock, signal: shutdown.signal, recovered })).toMatchObject({ kind: 'success', attempts: 4 });
+    const [own, asked, later] = clock.signals as [AbortSignal, AbortSignal, AbortSignal];
+    expect(asked).toBe(shutdown.signal);
+    expect([own.aborted, later.aborted]).toEqual([false, false]);
+    (delivered[0] as AbortController).abort();
+    expect([own.aborted, later.aborted]).toEqual([true, true]);
+    // A wait ends on the delivery of its moment: a later one is its own.
+    now = 1;
+    const again = await retry(attempts(clock, [UNAVAILABLE]).attempt, EXACT, { clock, signal: shutdown.signal, recovered });
+    expect(again.kind).toBe('success');
+    const last = clock.signals.at(-1) as AbortSignal;
+    expect(last.aborted).toBe(false);
+    shutdown.abort();
+    expect(last.aborted).toBe(true);
   });
 
   it('lets an exception from the attempt propagate: a bug is not a failure to send', async () => {
