@@ -11,7 +11,7 @@ import type { Segment, SegmentList } from './segments.js';
 
 const CHUNK = 256 * 1024;
 /** Payload bytes of records written and not yet read that are kept in memory at most. */
-export const FRESH_BYTES = 16 * 1024 * 1024;
+export const FRESH_BYTES = 8 * 1024 * 1024;
 
 /** Where a record is: enough to read it again (after nack) and to finish it (after ack). */
 export interface RecordLocation {
