@@ -11,7 +11,7 @@ import { keepSource } from './source.js';
 
 export type Encoding = 'json' | 'protobuf';
 
-/** `watch`: tell whether a string was not UTF-8 (protobuf; JSON text is read as UTF-8 whole). */
+/** `watch`: tell whether the rows are not exactly the body (Decoded.inexact; protobuf only). */
 type Decoder<S extends Signal> = (body: Buffer, budget: RecordBudget, watch: boolean) => Decoded<S>;
 
 const DECODERS: { [S in Signal]: Record<Encoding, Decoder<S>> } = {
@@ -36,7 +36,7 @@ export function decodeOtlp<S extends Signal>(signal: S, encoding: Encoding, body
   const keep = encoding === 'protobuf' && options.keepSource === true;
   try {
     const decoded = (DECODERS[signal] as Record<Encoding, Decoder<S>>)[encoding](body, records, keep);
-    if (keep && decoded.skipped === 0 && decoded.replaced !== true) keepSource(decoded.rows, body);
+    if (keep && decoded.skipped === 0 && decoded.inexact !== true) keepSource(decoded.rows, body);
     return decoded;
   } catch (error) {
     if (error instanceof TooManyRecords) return discarded(error);

@@ -10,8 +10,12 @@ export interface Decoded<S extends Signal> {
   unreadable?: string;
   /** Set (to the limit) when the body held more records than one request may: it was discarded whole. */
   tooMany?: number;
-  /** Set when a string was not UTF-8 and its rows hold U+FFFD where the bytes hold something else. */
-  replaced?: boolean;
+  /**
+   * Set when the rows do not say exactly what the body says beyond what `skipped` counts: a
+   * resource or scope could not be read (its records, if any, are in `skipped`), or, when the
+   * decoder was asked to watch, a string was not UTF-8 (the rows hold U+FFFD).
+   */
+  inexact?: boolean;
 }
 
 export function emptyDecoded<S extends Signal>(): Decoded<S> {

@@ -15,7 +15,18 @@ const sources = new WeakMap<readonly object[], Buffer>();
  * are in the bytes and not in the rows: they go on to the backend, which may know them.
  */
 export function keepSource<S extends Signal>(rows: readonly RowOf<S>[], body: Buffer): void {
-  sources.set(rows, body);
+  sources.set(rows, body.buffer.byteLength > 2 * body.byteLength ? ownCopy(body) : body);
+}
+
+/**
+ * A body that is a slice of a larger buffer (a socket's read, zlib's 64 KiB output chunk) would
+ * keep all of it alive wherever the source goes (a queue counts only the body's bytes): copied
+ * into a buffer of its own, outside Buffer's shared pool.
+ */
+function ownCopy(body: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(body.byteLength);
+  body.copy(copy);
+  return copy;
 }
 
 /** The bytes `rows` were decoded from, when they are exactly those rows; never to be written to. */

@@ -23,7 +23,14 @@ const golden = (signal: Signal): Buffer => readFileSync(join(ROOT, 'testdata', '
  */
 function protobufBody(signal: Signal): Buffer {
   const kept = decodeOtlp(signal, 'json', golden(signal)).rows;
-  return otlpJsonToProtobuf(signal, JSON.parse(encodeOtlp(signal, 'json', kept).toString('utf8')));
+  return own(otlpJsonToProtobuf(signal, JSON.parse(encodeOtlp(signal, 'json', kept).toString('utf8'))));
+}
+
+/** The bytes in a buffer of their own: a small Buffer is a slice of a shared pool, which a source is a copy of. */
+function own(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
 }
 
 /** The body with `from` (ASCII, found once) replaced by `to`, bytes of the same length. */
@@ -56,12 +63,12 @@ describe('the source of decoded rows', () => {
   it('does not look at strings unless asked for', () => {
     const notUtf8 = decodeOtlp('logs', 'protobuf', patched(protobufBody('logs'), 'order placed', Buffer.from('order\xffplaced', 'latin1')));
     expect((notUtf8.rows[0] as LogRow).body).toBe('order\ufffdplaced');
-    expect(notUtf8.replaced).toBeUndefined();
+    expect(notUtf8.inexact).toBeUndefined();
   });
 
   it('keeps a field otelgate does not know in the bytes it sends on', () => {
     // Field 99, varint 1, after the request's resources: a newer OTLP's field, unknown here.
-    const body = Buffer.concat([protobufBody('logs'), Buffer.from([0x98, 0x06, 0x01])]);
+    const body = own(Buffer.concat([protobufBody('logs'), Buffer.from([0x98, 0x06, 0x01])]));
     const decoded = decodeOtlp('logs', 'protobuf', body, undefined, KEEP);
     expect(decoded.skipped).toBe(0);
     expect(encodeOtlp('logs', 'protobuf', decoded.rows)).toBe(body);
@@ -83,19 +90,42 @@ describe('the source of decoded rows', () => {
   it('has none once a string was not UTF-8: the rows hold U+FFFD, and so do the bytes they encode to', () => {
     const body = patched(protobufBody('logs'), 'order placed', Buffer.from('order\xffplaced', 'latin1'));
     const decoded = decodeOtlp('logs', 'protobuf', body, undefined, KEEP);
-    expect(decoded).toMatchObject({ skipped: 0, replaced: true });
+    expect(decoded).toMatchObject({ skipped: 0, inexact: true });
     expect((decoded.rows[0] as LogRow).body).toBe('order\ufffdplaced');
     expect(sourceOf(decoded.rows)).toBeUndefined();
     const encoded = encodeOtlp('logs', 'protobuf', decoded.rows);
     expect(encoded.includes(Buffer.from('order\ufffdplaced'))).toBe(true);
-    // A U+FFFD sent as such counts as replaced too: those rows are encoded again, which costs only time.
-    expect(decodeOtlp('logs', 'protobuf', encoded, undefined, KEEP)).toEqual({ rows: decoded.rows, skipped: 0, replaced: true });
+    // A U+FFFD sent as such counts too: those rows are encoded again, which costs only time.
+    expect(decodeOtlp('logs', 'protobuf', encoded, undefined, KEEP)).toEqual({ rows: decoded.rows, skipped: 0, inexact: true });
+  });
+
+  it('has none when a resource could not be read, even one without records', () => {
+    // A ResourceLogs whose Resource holds an attribute 5 bytes long with 3 left: no record is lost,
+    // but the bytes hold what the rows do not, and a strict backend would refuse them whole.
+    const broken = Buffer.from([0x0a, 0x07, 0x0a, 0x05, 0x0a, 0x05, 0x0a, 0x01, 0x6b]);
+    const body = Buffer.concat([broken, protobufBody('logs')]);
+    const decoded = decodeOtlp('logs', 'protobuf', body, undefined, KEEP);
+    expect(decoded).toMatchObject({ skipped: 0, inexact: true });
+    expect(decoded.rows).toEqual(decodeOtlp('logs', 'protobuf', protobufBody('logs')).rows);
+    expect(sourceOf(decoded.rows)).toBeUndefined();
+  });
+
+  it('keeps a copy of a body that is a slice of a larger buffer, so as not to keep all of that alive', () => {
+    const exact = protobufBody('logs');
+    const slab = Buffer.alloc(64 * 1024);
+    exact.copy(slab, 100);
+    const slice = slab.subarray(100, 100 + exact.length);
+    const source = sourceOf(decodeOtlp('logs', 'protobuf', slice, undefined, KEEP).rows);
+    expect(source?.equals(exact)).toBe(true);
+    expect(source?.buffer.byteLength).toBe(exact.length);
+    const whole = own(exact);
+    expect(sourceOf(decodeOtlp('logs', 'protobuf', whole, undefined, KEEP).rows)).toBe(whole);
   });
 
   it('has none once an attribute key is not UTF-8', () => {
     const body = patched(protobufBody('logs'), 'order.id', Buffer.from('order\xfeid', 'latin1'));
     const decoded = decodeOtlp('logs', 'protobuf', body, undefined, KEEP);
-    expect(decoded).toMatchObject({ skipped: 0, replaced: true });
+    expect(decoded).toMatchObject({ skipped: 0, inexact: true });
     expect(sourceOf(decoded.rows)).toBeUndefined();
   });
 

@@ -158,6 +158,7 @@ function recordsIn(r: Reader, start: number, end: number, levels: number): numbe
 
 interface Skips {
   skipped: number;
+  inexact?: boolean;
 }
 
 /**
@@ -203,6 +204,7 @@ function withHeader<H>(
     }
   } catch {
     out.skipped += recordsIn(r, start, end, levels);
+    out.inexact = true;
     return;
   }
   r.pos = start;
@@ -223,6 +225,7 @@ function withHeader<H>(
     if (error instanceof DecodeAbort) throw error;
     // The container's own framing broke after `seen` children: what follows cannot be counted.
     out.skipped += Math.max(recordsIn(r, start, end, levels) - seen, 1);
+    out.inexact = true;
   }
 }
 
@@ -235,7 +238,7 @@ function withHeader<H>(
  */
 export function walkExport(
   buf: Buffer,
-  out: { skipped: number; unreadable?: string; replaced?: boolean },
+  out: { skipped: number; unreadable?: string; inexact?: boolean },
   record: (r: Reader, end: number, resource: Resource, scope: Scope) => void,
   watch: boolean,
 ): void {
@@ -266,13 +269,13 @@ export function walkExport(
     out.skipped++;
     out.unreadable = errorMessage(error);
   }
-  if (r.replaced) out.replaced = true;
+  if (r.replaced) out.inexact = true;
 }
 
 /**
  * Decodes an export whose records each become one row (log records, spans): every record is
  * counted against `budget`, read by `read`, and kept unless `problem` names a reason to skip it.
- * `watch`: tell whether a string was not UTF-8 (Decoded.replaced).
+ * `watch`: tell whether the rows are not exactly the body (Decoded.inexact).
  */
 export function decodeRecords<S extends 'logs' | 'traces'>(
   buf: Buffer,
