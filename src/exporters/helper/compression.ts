@@ -15,7 +15,8 @@ export const ZSTD_MISSING = `compression zstd needs Node 22.15 or later (node:zl
 
 /**
  * What `compression_params.level` may be, as the Collector checks it: for gzip zlib's levels
- * (-1 the default, which is 6; 1 fastest to 9 smallest; -2 Huffman only); for zstd any level
+ * (-1 the default, which is 6; 1 fastest to 9 smallest; -2 Huffman coding only, which zlib has as
+ * a strategy rather than a level); for zstd any level
  * (see zstdLevel); none takes one. 0, or no level, is the default in each.
  */
 export function levelProblem(compression: Compression, level: number): string | undefined {
@@ -38,8 +39,12 @@ export function zstdLevel(level: number): number {
   return 11;
 }
 
+/** The Collector's gzip level for Huffman coding only (Go's flate.HuffmanOnly). */
+const HUFFMAN_ONLY = -2;
+
 /**
- * Bodies up to these sizes are compressed on the event loop, larger ones on zlib's thread pool.
+ * Bodies up to these sizes are compressed on the event loop, larger ones on zlib's thread pool;
+ * at slower levels than the default (gzip 7-9, zstd past 3) every body goes to the thread pool.
  * Each size is about 2 ms of work at the codec's default level (gzip ~130 MB/s, zstd ~900 MB/s on
  * the machine measured), the time decoding a 1,000-record request takes: so long a pause is
  * ordinary here. Below it, the thread pool's hand-off costs more than it spares: measured on one
@@ -58,15 +63,18 @@ export interface Compressor {
 export function compressor(compression: Compression, level = 0): Compressor {
   switch (compression) {
     case 'gzip': {
-      const options: zlib.ZlibOptions = { level: level === 0 ? zlib.constants.Z_DEFAULT_COMPRESSION : level };
+      const options: zlib.ZlibOptions =
+        level === HUFFMAN_ONLY ? { strategy: zlib.constants.Z_HUFFMAN_ONLY } : { level: level === 0 ? zlib.constants.Z_DEFAULT_COMPRESSION : level };
       const gzip = promisify(zlib.gzip);
-      return { encoding: 'gzip', compress: async (body) => (body.length <= INLINE_BYTES.gzip ? zlib.gzipSync(body, options) : gzip(body, options)) };
+      const inline = level <= 6 ? INLINE_BYTES.gzip : 0;
+      return { encoding: 'gzip', compress: async (body) => (body.length <= inline ? zlib.gzipSync(body, options) : gzip(body, options)) };
     }
     case 'zstd': {
       if (!zstdAvailable()) throw new Error(ZSTD_MISSING);
       const options: zlib.ZstdOptions = { params: { [zlib.constants.ZSTD_c_compressionLevel]: zstdLevel(level) } };
       const zstd = promisify(zlib.zstdCompress);
-      return { encoding: 'zstd', compress: async (body) => (body.length <= INLINE_BYTES.zstd ? zlib.zstdCompressSync(body, options) : zstd(body, options)) };
+      const inline = zstdLevel(level) <= 3 ? INLINE_BYTES.zstd : 0;
+      return { encoding: 'zstd', compress: async (body) => (body.length <= inline ? zlib.zstdCompressSync(body, options) : zstd(body, options)) };
     }
     case 'none':
       return { encoding: undefined, compress: async (body) => body };

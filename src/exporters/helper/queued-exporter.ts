@@ -239,7 +239,7 @@ class Drain {
           { signal: this.signal, project: out.project, items, reason: result.reason, attempts: result.attempts, message: result.outcome.message, retry_in_ms: this.spec.retryPauseMs },
           'Could not deliver a request yet; it stays queued and is tried again',
         );
-        await systemClock.sleep(this.spec.retryPauseMs, AbortSignal.any([this.stop.signal, this.delivered.signal]));
+        await systemClock.sleep(this.spec.retryPauseMs, this.stop.signal, this.delivered.signal);
         this.giveBack(entries);
         return;
       case 'aborted':

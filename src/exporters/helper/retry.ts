@@ -10,28 +10,30 @@ import type { RetryPolicy } from './retry-settings.js';
 export interface Clock {
   /** Milliseconds on a monotonic scale: only differences are used. */
   now(): number;
-  /** Resolves after `ms`, or as soon as `signal` aborts. Never rejects. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Resolves after `ms`, or as soon as one of `signals` aborts. Never rejects. */
+  sleep(ms: number, ...signals: (AbortSignal | undefined)[]): Promise<void>;
 }
 
 // setTimeout fires at once beyond this (about 24.8 days); a longer Retry-After waits this long.
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
+// Listeners on each signal, not AbortSignal.any: on Node 20 a signal made by any() stays in the list
+// of the long-lived signals it follows (the exporter's shutdown signal) for as long as they live.
 export const systemClock: Clock = {
   now: () => performance.now(),
-  sleep: (ms, signal) =>
+  sleep: (ms, ...signals) =>
     new Promise((resolve) => {
-      if (signal?.aborted === true) {
+      if (signals.some((signal) => signal?.aborted === true)) {
         resolve();
         return;
       }
       const done = (): void => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
+        for (const signal of signals) signal?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, Math.min(ms, LONGEST_TIMER_MS));
-      signal?.addEventListener('abort', done, { once: true });
+      for (const signal of signals) signal?.addEventListener('abort', done, { once: true });
     }),
 };
 
@@ -59,10 +61,11 @@ export interface RetryOptions {
   /** Shutdown: ends a wait at once and starts no further attempt. */
   signal?: AbortSignal;
   /**
-   * The backend is back: another request to it succeeded (the signal of that moment). A wait of
-   * the backoff's own ends then and the next attempt starts; a wait the backend asked for
-   * (Retry-After) is waited out. Without it, requests that failed during an outage would each wait
-   * out up to max_interval after the backend came back.
+   * The backend is back: another request to it succeeded (the signal of that moment). Once per
+   * request, a wait after a failure that looked like an outage (no connection, no answer in time,
+   * 502, 503 or 504) ends then and the next attempt starts. Without it, requests that failed
+   * during an outage would each wait out up to max_interval after the backend came back. A 429 or
+   * a Retry-After is waited out: the backend is up and limits this request, or said how long.
    */
   recovered?: () => AbortSignal;
   clock?: Clock;
@@ -70,6 +73,14 @@ export interface RetryOptions {
   random?: () => number;
   /** Called before each wait, for a log line ("will retry in …"). */
   onRetry?: (event: RetryEvent) => void;
+}
+
+const OUTAGE_STATUSES = new Set([502, 503, 504]);
+
+/** A failure that another request getting through shows to be over: the backend was away, not refusing. */
+function looksLikeOutage(outcome: SendFailure): boolean {
+  if (outcome.retryAfterMs !== undefined) return false;
+  return outcome.status === undefined ? outcome.failure !== 'aborted' : OUTAGE_STATUSES.has(outcome.status);
 }
 
 /**
@@ -83,6 +94,8 @@ export async function retry(attempt: () => Promise<SendOutcome>, policy: RetryPo
   const start = clock.now();
   let attempts = 0;
   let last: SendFailure | undefined;
+  // A request's wait ends early at most once: if it fails again, the backend refuses it, not everyone.
+  let woken = false;
   // A function, not a narrowed property: the signal may abort during any await below.
   const aborted = (): boolean => signal?.aborted === true;
   for (;;) {
@@ -101,7 +114,8 @@ export async function retry(attempt: () => Promise<SendOutcome>, policy: RetryPo
       return { kind: 'gave_up', reason: 'max_elapsed_time', outcome, attempts, elapsedMs };
     }
     onRetry?.({ attempt: attempts, delayMs, outcome });
-    const back = outcome.retryAfterMs === undefined ? options.recovered?.() : undefined;
-    await clock.sleep(delayMs, back === undefined ? signal : signal === undefined ? back : AbortSignal.any([signal, back]));
+    const back = !woken && looksLikeOutage(outcome) ? options.recovered?.() : undefined;
+    await clock.sleep(delayMs, signal, back);
+    if (back?.aborted === true) woken = true;
   }
 }

@@ -166,7 +166,7 @@ describe('compression', () => {
 
   it.each(['gzip', 'zstd'] as const)("%s: a body past INLINE_BYTES (on the thread pool) and one below it (inline) come out as zlib makes them, at the configured level (byte for byte where zlib's one-shot call makes the same frame)", async (compression) => {
     const server = await backend();
-    const level = compression === 'gzip' ? 2 : 7;
+    const level = compression === 'gzip' ? 2 : 3;
     const to = sender({ endpoint: server.url, compression, compression_params: { level } });
     const large = Buffer.concat(Array.from({ length: Math.ceil((INLINE_BYTES[compression] * 1.5) / body.length) }, () => body));
     expect(large.length).toBeGreaterThan(INLINE_BYTES[compression]);
@@ -178,6 +178,18 @@ describe('compression', () => {
       // zstd's streaming frame (the thread pool's) differs from its one-shot frame in its header.
       if (compression === 'gzip' || b === body) expect(received?.raw.equals(expected(b))).toBe(true);
     }
+  });
+
+  it('compresses at slower levels than the default on the thread pool, small bodies too; gzip level -2 is Huffman coding only', async () => {
+    const server = await backend();
+    const slow = sender({ endpoint: server.url, compression: 'zstd', compression_params: { level: 7 } });
+    expect(await sendOnce(slow, { ...LOGS, body })).toMatchObject({ kind: 'success' });
+    // zstd's streaming frame (the thread pool's) is not its one-shot frame.
+    expect(server.requests[0]?.body.equals(body)).toBe(true);
+    expect(server.requests[0]?.raw.equals(zstdCompressSync(body, { params: { [constants.ZSTD_c_compressionLevel]: 6 } }))).toBe(false);
+    const huffman = sender({ endpoint: server.url, compression: 'gzip', compression_params: { level: -2 } });
+    expect(await sendOnce(huffman, { ...LOGS, body })).toMatchObject({ kind: 'success' });
+    expect(server.requests[1]?.raw.equals(gzipSync(body, { strategy: constants.Z_HUFFMAN_ONLY }))).toBe(true);
   });
 
   it('reads a zstd level as the Collector does, in four speeds, the fastest by default; gzip by default at 6', async () => {

@@ -17,8 +17,8 @@ class TestClock implements Clock {
 
   readonly sleeps: number[] = [];
 
-  /** The signal each sleep was given. */
-  readonly signals: (AbortSignal | undefined)[] = [];
+  /** The signals each sleep was given. */
+  readonly signals: (AbortSignal | undefined)[][] = [];
 
   /** Called inside each sleep, e.g. to abort as shutdown would. */
   onSleep: (() => void) | undefined;
@@ -27,9 +27,9 @@ class TestClock implements Clock {
     return this.time;
   }
 
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  sleep(ms: number, ...signals: (AbortSignal | undefined)[]): Promise<void> {
     this.sleeps.push(ms);
-    this.signals.push(signal);
+    this.signals.push(signals);
     this.time += ms;
     this.onSleep?.();
     return Promise.resolve();
@@ -206,27 +206,31 @@ describe('retry', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
-  it('ends a wait of its own backoff once another request got through, or at shutdown, and waits out a Retry-After', async () => {
+  it('ends a wait after an outage-like failure once another request got through, once per request; not a 429 or a Retry-After', async () => {
     const clock = new TestClock();
     const shutdown = new AbortController();
-    const delivered = [new AbortController(), new AbortController()];
-    let now = 0;
-    const { attempt } = attempts(clock, [UNAVAILABLE, { ...UNAVAILABLE, retryAfterMs: 3000 }, UNAVAILABLE]);
-    const recovered = (): AbortSignal => (delivered[now] as AbortController).signal;
-    expect(await retry(attempt, EXACT, { clock, signal: shutdown.signal, recovered })).toMatchObject({ kind: 'success', attempts: 4 });
-    const [own, asked, later] = clock.signals as [AbortSignal, AbortSignal, AbortSignal];
-    expect(asked).toBe(shutdown.signal);
-    expect([own.aborted, later.aborted]).toEqual([false, false]);
-    (delivered[0] as AbortController).abort();
-    expect([own.aborted, later.aborted]).toEqual([true, true]);
-    // A wait ends on the delivery of its moment: a later one is its own.
-    now = 1;
-    const again = await retry(attempts(clock, [UNAVAILABLE]).attempt, EXACT, { clock, signal: shutdown.signal, recovered });
-    expect(again.kind).toBe('success');
-    const last = clock.signals.at(-1) as AbortSignal;
-    expect(last.aborted).toBe(false);
-    shutdown.abort();
-    expect(last.aborted).toBe(true);
+    const delivered = new AbortController();
+    const recovered = (): AbortSignal => delivered.signal;
+    const limited: SendFailure = { kind: 'retryable', failure: 'http_status', status: 429, message: 'too many requests' };
+    const refused: SendFailure = { kind: 'retryable', failure: 'connection_refused', message: 'connection refused' };
+    const failures = [UNAVAILABLE, { ...UNAVAILABLE, retryAfterMs: 3000 }, limited, refused];
+    expect(await retry(attempts(clock, failures).attempt, EXACT, { clock, signal: shutdown.signal, recovered })).toMatchObject({ kind: 'success', attempts: 5 });
+    expect(clock.signals).toEqual([
+      [shutdown.signal, delivered.signal],
+      [shutdown.signal, undefined],
+      [shutdown.signal, undefined],
+      [shutdown.signal, delivered.signal],
+    ]);
+    // Woken once (a delivery during the first wait), a request waits its whole backoff after that.
+    const again = new TestClock();
+    again.onSleep = () => {
+      if (again.sleeps.length === 1) delivered.abort();
+    };
+    expect(await retry(attempts(again, [UNAVAILABLE, UNAVAILABLE]).attempt, EXACT, { clock: again, signal: shutdown.signal, recovered })).toMatchObject({ kind: 'success' });
+    expect(again.signals).toEqual([
+      [shutdown.signal, delivered.signal],
+      [shutdown.signal, undefined],
+    ]);
   });
 
   it('lets an exception from the attempt propagate: a bug is not a failure to send', async () => {
