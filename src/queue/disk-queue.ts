@@ -2,8 +2,9 @@
 // only once written; take() reads them back oldest first; ack() records in the acknowledgement
 // log that one is done, and a segment goes once all of its records are. At open, what is on disk
 // is checked (recover.ts), and whatever was taken but never acknowledged comes again: at least
-// once, across crashes and kill -9. Memory holds a summary per segment and the entries in flight,
-// never the queue itself. src/queue/README.md has the layout and the reasons.
+// once, across crashes and kill -9. Memory holds a summary per segment, the entries in flight and
+// up to FRESH_BYTES of records just written (reader.ts), never the queue itself.
+// src/queue/README.md has the layout and the reasons.
 import type { Logger } from 'pino';
 import { errorMessage, QueueDirectoryError, QueueLockedError, QueueStorageError, ShuttingDownError } from '../errors.js';
 import { AckLog, readAckLog } from './acklog.js';

@@ -215,6 +215,8 @@ export class RecordReader {
   }
 
   async close(): Promise<void> {
+    this.fresh.clear();
+    this.freshBytes = 0;
     await this.file?.close().catch(() => undefined);
     this.file = undefined;
   }

@@ -245,6 +245,27 @@ describe('disk queue: reading', () => {
   });
 });
 
+describe('disk queue: records kept in memory', () => {
+  it('hands out from memory across a new segment, and again once what it kept was taken (room comes back)', async () => {
+    const disk = testDisk();
+    // Every record is past segmentBytes: each starts a segment of its own.
+    const queue = await open(newDir(), { disk, segmentBytes: 3 * RECORD });
+    const reads = (): number => disk.ops.filter((o) => o.op === 'read').length;
+    const big = FRESH_BYTES / 2;
+    for (let round = 0; round < 3; round++) {
+      const appended = [entry(2 * round + 1, big), entry(2 * round + 2, big)];
+      for (const e of appended) await queue.append(e);
+      const taken = await takeN(queue, 2);
+      taken.forEach((t, i) => expect(t.payload).toBe(appended[i]?.payload));
+      for (const t of taken) await queue.ack(t.id);
+    }
+    // Each round fills FRESH_BYTES: had taking not given the room back, the later rounds would be read back.
+    expect(reads()).toBe(0);
+    expect(new Set(disk.ops.filter((o) => o.op === 'open' && o.path.endsWith('.seg')).map((o) => o.path)).size).toBe(6);
+    await queue.close();
+  });
+});
+
 describe('disk queue: the directory', () => {
   it('has one writer: a second open waits its timeout, then QueueLockedError names the holder; once closed it opens', async () => {
     const dir = newDir();
