@@ -16,8 +16,8 @@ export const ZSTD_MISSING = `compression zstd needs Node 22.15 or later (node:zl
 /**
  * What `compression_params.level` may be, as the Collector checks it: for gzip zlib's levels
  * (-1 the default, which is 6; 1 fastest to 9 smallest; -2 Huffman coding only, which zlib has as
- * a strategy rather than a level); for zstd any level
- * (see zstdLevel); none takes one. 0, or no level, is the default in each.
+ * a strategy rather than a level); for zstd any level (see zstdLevel); `none` takes no level.
+ * 0, or no level, is the default in each.
  */
 export function levelProblem(compression: Compression, level: number): string | undefined {
   if (level === 0) return undefined;
@@ -44,7 +44,8 @@ const HUFFMAN_ONLY = -2;
 
 /**
  * Bodies up to these sizes are compressed on the event loop, larger ones on zlib's thread pool;
- * at slower levels than the default (gzip 7-9, zstd past 3) every body goes to the thread pool.
+ * at slower levels than the default (gzip 7-9, zstd slower than its default speed) every body
+ * goes to the thread pool.
  * Each size is about 2 ms of work at the codec's default level (gzip ~130 MB/s, zstd ~900 MB/s on
  * the machine measured), the time decoding a 1,000-record request takes: so long a pause is
  * ordinary here. Below it, the thread pool's hand-off costs more than it spares: measured on one
