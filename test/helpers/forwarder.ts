@@ -42,6 +42,23 @@ export function workspace(prefix: string): Workspace {
   return { dir, keysFile, key: key.key };
 }
 
+/**
+ * The head of a forwarding config: apikeyauth with the keys file, a file_storage extension in
+ * `queueDirectory` (by default `queue` beside the keys file; none for `memory`), and the ingest
+ * receiver on a free loopback port with that authenticator.
+ */
+export function forwardingHead(keysFile: string, queueDirectory: string | 'memory' = join(keysFile, '..', 'queue')): string {
+  const storage = queueDirectory === 'memory' ? '' : `\n  file_storage: {directory: ${queueDirectory}}`;
+  return `
+extensions:
+  apikeyauth: {keys_file: ${keysFile}}${storage}
+receivers:
+  ingest: {endpoint: 127.0.0.1:0, auth: {authenticator: apikeyauth}}`;
+}
+
+/** Retries fast and for ever, so that a test's backend outage is over in moments and nothing is given up. */
+export const FAST_RETRY = 'retry_on_failure: {initial_interval: 100ms, max_interval: 500ms, max_elapsed_time: 0s}';
+
 /** The own-metrics reader on a free loopback port, as a `service:` entry's value. */
 export const METRICS_READER = '{metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}';
 

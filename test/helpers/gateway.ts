@@ -114,11 +114,3 @@ export function stoppedAfterAll(): { gateways: Gateway[]; backends: Backend[] } 
   });
   return { gateways, backends };
 }
-
-/** The head of a forwarding config: the key file's apikeyauth, a file_storage beside it, and the ingest receiver on a free port. */
-export const forwardingHead = (keysFile: string): string => `
-extensions:
-  apikeyauth: {keys_file: ${keysFile}}
-  file_storage: {directory: ${join(keysFile, '..', 'queue')}}
-receivers:
-  ingest: {endpoint: 127.0.0.1:0, auth: {authenticator: apikeyauth}}`;

@@ -2,11 +2,10 @@
 // otelgate's Prometheus endpoint: sent means the backend took the records, send_failed that it
 // refused them for good, enqueue_failed that the queue could not take them; the queue gauges say
 // what it holds and can hold, in the unit of its sizer.
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBackend, type Backend } from '../../helpers/backend.js';
 import type { RunningCli } from '../../helpers/cli.js';
-import { METRICS_READER, bodies, sample, scrape, send, startForwarder, workspace, type Forwarder, stoppedAfterEach } from '../../helpers/forwarder.js';
+import { FAST_RETRY, forwardingHead, METRICS_READER, bodies, sample, scrape, send, startForwarder, workspace, type Forwarder, stoppedAfterEach } from '../../helpers/forwarder.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 const { running, backends } = stoppedAfterEach();
@@ -18,18 +17,11 @@ async function forwarderTo(backend: Backend, queue: string): Promise<Forwarder> 
   const ws = workspace('exporter-metrics');
   return startForwarder(
     ws,
-    `
-extensions:
-  apikeyauth: {keys_file: ${ws.keysFile}}
-  file_storage: {directory: ${join(ws.dir, 'queue')}}
-receivers:
-  ingest:
-    endpoint: 127.0.0.1:0
-    auth: {authenticator: apikeyauth}
+    `${forwardingHead(ws.keysFile)}
 exporters:
   otlp_http/b:
     endpoint: ${backend.url}
-    retry_on_failure: {initial_interval: 100ms, max_interval: 500ms, max_elapsed_time: 0s}
+    ${FAST_RETRY}
     sending_queue: {storage: file_storage, ${queue}}
 service:
   extensions: [apikeyauth, file_storage]

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRow } from '../../../src/model/logs.js';
 import { startBackend } from '../../helpers/backend.js';
-import { forwardingHead, startGateway, stoppedAfterAll, type Gateway } from '../../helpers/gateway.js';
+import { forwardingHead } from '../../helpers/forwarder.js';
+import { startGateway, stoppedAfterAll, type Gateway } from '../../helpers/gateway.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 const { gateways, backends } = stoppedAfterAll();

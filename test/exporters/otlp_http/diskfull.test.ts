@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBackend, type Backend } from '../../helpers/backend.js';
 import type { RunningCli } from '../../helpers/cli.js';
-import { arrivals, send, startForwarder, workspace, type Workspace } from '../../helpers/forwarder.js';
+import { FAST_RETRY, forwardingHead, arrivals, send, startForwarder, workspace, type Workspace } from '../../helpers/forwarder.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 /** Why this machine cannot mount a tmpfs (it takes root in a container that allows it), or undefined when it can. */
@@ -54,18 +54,11 @@ function tmpfs(size: string): string {
 }
 
 function config(ws: Workspace, directory: string, backend: Backend): string {
-  return `
-extensions:
-  apikeyauth: {keys_file: ${ws.keysFile}}
-  file_storage: {directory: ${directory}}
-receivers:
-  ingest:
-    endpoint: 127.0.0.1:0
-    auth: {authenticator: apikeyauth}
+  return `${forwardingHead(ws.keysFile, directory)}
 exporters:
   otlp_http/b:
     endpoint: ${backend.url}
-    retry_on_failure: {initial_interval: 100ms, max_interval: 500ms, max_elapsed_time: 0s}
+    ${FAST_RETRY}
     # Far more than the disk holds: the disk is what fills.
     sending_queue: {storage: file_storage, queue_size: 1000000, num_consumers: 1}
 service:

@@ -3,33 +3,24 @@
 // (Retry-After: 5). The fan-out's documented rule (docs/architecture.md): a 503 promises that
 // retrying is safe, not that nothing was kept, so a request answered 503 has still been delivered
 // to the healthy backend, and its retry arrives there a second time.
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBackend, type Backend } from '../../helpers/backend.js';
 import type { RunningCli } from '../../helpers/cli.js';
-import { arrivals, bodies, send, startForwarder, workspace, type Workspace, stoppedAfterEach } from '../../helpers/forwarder.js';
+import { FAST_RETRY, forwardingHead, arrivals, bodies, send, startForwarder, workspace, type Workspace, stoppedAfterEach } from '../../helpers/forwarder.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 const { running, backends } = stoppedAfterEach();
 
 function fanoutConfig(ws: Workspace, up: Backend, down: Backend): string {
-  const retry = 'retry_on_failure: {initial_interval: 100ms, max_interval: 500ms, max_elapsed_time: 0s}';
-  return `
-extensions:
-  apikeyauth: {keys_file: ${ws.keysFile}}
-  file_storage: {directory: ${join(ws.dir, 'queue')}}
-receivers:
-  ingest:
-    endpoint: 127.0.0.1:0
-    auth: {authenticator: apikeyauth}
+  return `${forwardingHead(ws.keysFile)}
 exporters:
   otlp_http/up:
     endpoint: ${up.url}
-    ${retry}
+    ${FAST_RETRY}
     sending_queue: {storage: file_storage}
   otlp_http/down:
     endpoint: ${down.url}
-    ${retry}
+    ${FAST_RETRY}
     sending_queue: {storage: file_storage, queue_size: 5, num_consumers: 1}
 service:
   extensions: [apikeyauth, file_storage]

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogRow } from '../../../src/model/logs.js';
 import { startBackend, type Backend } from '../../helpers/backend.js';
 import { waitUntil } from '../../helpers/wait.js';
-import { bodies, send, startForwarder, stoppedAfterEach, workspace } from '../../helpers/forwarder.js';
+import { FAST_RETRY, bodies, forwardingHead, send, startForwarder, stoppedAfterEach, workspace } from '../../helpers/forwarder.js';
 
 const { running, backends } = stoppedAfterEach();
 
@@ -18,7 +18,7 @@ function configFor(dir: string, keysFile: string, backendsByName: Record<string,
       ([name, url]) => `  otlp_http/${name}:
     endpoint: ${url}
     tenant: {header: X-Scope-OrgID}
-    retry_on_failure: {initial_interval: 100ms, max_interval: 500ms, max_elapsed_time: 0s}
+    ${FAST_RETRY}
     sending_queue:
       storage: file_storage
 ${queue
@@ -28,16 +28,7 @@ ${queue
   .join('\n')}`,
     )
     .join('\n');
-  return `
-extensions:
-  apikeyauth:
-    keys_file: ${keysFile}
-  file_storage:
-    directory: ${join(dir, 'queue')}
-receivers:
-  ingest:
-    endpoint: 127.0.0.1:0
-    auth: {authenticator: apikeyauth}
+  return `${forwardingHead(keysFile, join(dir, 'queue'))}
 exporters:
 ${exporters}
 service:
@@ -177,7 +168,7 @@ describe('otlp_http against a backend that fails', () => {
     backends.push(backend);
     await backend.stop();
     const ws = workspace('faults');
-    const config = configFor(ws.dir, ws.keysFile, { b: backend.url }).replace('      storage: file_storage\n', '      num_consumers: 10\n').replace('  file_storage:\n    directory: ' + join(ws.dir, 'queue') + '\n', '').replace('[apikeyauth, file_storage]', '[apikeyauth]');
+    const config = configFor(ws.dir, ws.keysFile, { b: backend.url }).replace('      storage: file_storage\n', '      num_consumers: 10\n').replace(`\n  file_storage: {directory: ${join(ws.dir, 'queue')}}`, '').replace('[apikeyauth, file_storage]', '[apikeyauth]');
     expect(config).not.toContain('file_storage');
     const first = await startForwarder(ws, config, running, 1, ws.dir);
     expect((await send(first, ['default-storage'])).status).toBe(202);

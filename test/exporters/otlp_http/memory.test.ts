@@ -10,7 +10,7 @@ import { SelfMetrics } from '../../../src/telemetry/metrics.js';
 import { startBackend, type Backend } from '../../helpers/backend.js';
 import type { RunningCli } from '../../helpers/cli.js';
 import { testContext } from '../../helpers/components.js';
-import { arrivals, bodies, sample, send, startForwarder, workspace, stoppedAfterEach } from '../../helpers/forwarder.js';
+import { FAST_RETRY, forwardingHead, arrivals, bodies, sample, send, startForwarder, workspace, stoppedAfterEach } from '../../helpers/forwarder.js';
 import { logBatch } from '../../helpers/rows.js';
 import { waitUntil } from '../../helpers/wait.js';
 
@@ -25,17 +25,11 @@ describe('otlp_http with storage: memory', () => {
     const ws = workspace('memory-queue');
     const gate = await startForwarder(
       ws,
-      `
-extensions:
-  apikeyauth: {keys_file: ${ws.keysFile}}
-receivers:
-  ingest:
-    endpoint: 127.0.0.1:0
-    auth: {authenticator: apikeyauth}
+      `${forwardingHead(ws.keysFile, 'memory')}
 exporters:
   otlp_http/b:
     endpoint: ${backend.url}
-    retry_on_failure: {initial_interval: 100ms, max_interval: 500ms, max_elapsed_time: 0s}
+    ${FAST_RETRY}
     sending_queue: {storage: memory, num_consumers: 1}
 service:
   extensions: [apikeyauth]

@@ -9,7 +9,7 @@ import type { LogRow } from '../../../src/model/logs.js';
 import { decodeOtlp } from '../../../src/otlp/decode.js';
 import { startBackend, type Backend } from '../../helpers/backend.js';
 import type { RunningCli } from '../../helpers/cli.js';
-import { arrivals, send, startForwarder, workspace } from '../../helpers/forwarder.js';
+import { FAST_RETRY, forwardingHead, arrivals, send, startForwarder, workspace } from '../../helpers/forwarder.js';
 import { fileRecords, segmentFiles } from '../../helpers/queue.js';
 import { waitUntil } from '../../helpers/wait.js';
 
@@ -38,18 +38,11 @@ describe('otlp_http with service.workers: 2', () => {
     await backend.stop();
     const ws = workspace('workers-queue');
     const storage = join(ws.dir, 'queue');
-    const config = `
-extensions:
-  apikeyauth: {keys_file: ${ws.keysFile}}
-  file_storage: {directory: ${storage}}
-receivers:
-  ingest:
-    endpoint: 127.0.0.1:0
-    auth: {authenticator: apikeyauth}
+    const config = `${forwardingHead(ws.keysFile, storage)}
 exporters:
   otlp_http/b:
     endpoint: ${backend.url}
-    retry_on_failure: {initial_interval: 100ms, max_interval: 500ms, max_elapsed_time: 0s}
+    ${FAST_RETRY}
     sending_queue: {storage: file_storage, num_consumers: 1}
 service:
   workers: 2
