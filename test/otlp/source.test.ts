@@ -100,10 +100,12 @@ describe('the source of decoded rows', () => {
   });
 
   it('has none when a resource could not be read, even one without records', () => {
-    // A ResourceLogs whose Resource holds an attribute 5 bytes long with 3 left: no record is lost,
-    // but the bytes hold what the rows do not, and a strict backend would refuse them whole.
+    // Last, a ResourceLogs whose Resource holds an attribute 5 bytes long with 3 left in the body:
+    // no record is lost, but the bytes hold what the rows do not, and a strict backend would refuse
+    // them whole. (Last, so that nothing is read past it: read as text, the next message's bytes
+    // would make the rows inexact for another reason.)
     const broken = Buffer.from([0x0a, 0x07, 0x0a, 0x05, 0x0a, 0x05, 0x0a, 0x01, 0x6b]);
-    const body = Buffer.concat([broken, protobufBody('logs')]);
+    const body = Buffer.concat([protobufBody('logs'), broken]);
     const decoded = decodeOtlp('logs', 'protobuf', body, undefined, KEEP);
     expect(decoded).toMatchObject({ skipped: 0, inexact: true });
     expect(decoded.rows).toEqual(decodeOtlp('logs', 'protobuf', protobufBody('logs')).rows);

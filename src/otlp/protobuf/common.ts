@@ -225,7 +225,6 @@ function withHeader<H>(
     if (error instanceof DecodeAbort) throw error;
     // The container's own framing broke after `seen` children: what follows cannot be counted.
     out.skipped += Math.max(recordsIn(r, start, end, levels) - seen, 1);
-    out.inexact = true;
   }
 }
 
