@@ -39,6 +39,11 @@ export interface Outgoing {
    */
   payload: Uint8Array;
   items: number;
+  /**
+   * When the first of its queued requests was received: the time of a record that carries none,
+   * the same on every attempt (a backend such as Loki deduplicates a retried push by it).
+   */
+  receivedUnixNano: bigint;
 }
 
 export interface RemoteExporterSpec {
@@ -193,6 +198,7 @@ class Drain {
       client: { keyId: first.metadata.keyId, metadata: first.metadata.metadata },
       payload: merged(entries),
       items,
+      receivedUnixNano: BigInt(first.metadata.received),
     };
     const { logger } = this.spec.ctx;
     let result: RetryResult;
@@ -314,7 +320,7 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
   /** sending_queue.enabled false: the client waits for the backend, as with the Collector. */
   async function direct(batch: Batch, consumeCtx: ConsumeContext): Promise<void> {
     const signal = AbortSignal.any([consumeCtx.signal, ctx.stopping]);
-    const out: Outgoing = { signal: batch.signal, project: batch.project, client: consumeCtx.client, payload: encodeOtlp(batch.signal, 'protobuf', batch.rows), items: batch.rows.length };
+    const out: Outgoing = { signal: batch.signal, project: batch.project, client: consumeCtx.client, payload: encodeOtlp(batch.signal, 'protobuf', batch.rows), items: batch.rows.length, receivedUnixNano: batch.receivedUnixNano };
     const result = await spec.push(out, signal);
     if (result.kind === 'success') {
       countDelivered(counts, batch.signal, out.items, result.outcome);

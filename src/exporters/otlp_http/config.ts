@@ -5,6 +5,7 @@ import type { SettingsProblem } from '../../runtime/component.js';
 import { httpClientProperties, validateHttpClient } from '../helper/http-settings.js';
 import { sendingQueueSchema, validateSendingQueue } from '../helper/queue-settings.js';
 import { retryOnFailureSchema, validateRetryOnFailure } from '../helper/retry-settings.js';
+import { tenancyProperties, validateTenancy } from '../helper/tenancy.js';
 
 const signalEndpoint = (signal: string, path: string) =>
   Type.Optional(Type.String({ minLength: 1, description: `URL the ${signal} go to, used as written; default: endpoint + ${path}.` }));
@@ -17,36 +18,7 @@ export const otlpHttpSchema = Type.Object(
     metrics_endpoint: signalEndpoint('metrics', '/v1/metrics'),
     profiles_endpoint: Type.Optional(Type.String({ minLength: 1, description: 'Accepted so that Collector configs load; otelgate carries no profiles, so it has no effect.' })),
     encoding: Type.Enum(['proto', 'json'], { default: 'proto', description: 'OTLP protobuf (proto) or OTLP JSON (json) request bodies.' }),
-    tenant: Type.Optional(
-      Type.Object(
-        {
-          header: Type.Optional(
-            Type.String({ minLength: 1, description: 'Send each batch\'s project in this header: X-Scope-OrgID is what Tempo, Loki and Mimir read as the tenant.' }),
-          ),
-          bearer_tokens: Type.Record(Type.String({ minLength: 1 }), Type.String({ minLength: 1 }), {
-            default: {},
-            description:
-              'Project → API key to send a batch of that project with (Authorization: Bearer), for a next otelgate whose keys decide the project. Write the keys as ${env:VAR}. A batch of a project not listed is sent with the configured headers alone.',
-          }),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    metadata_headers: Type.Array(
-      Type.Object(
-        {
-          key: Type.String({ minLength: 1, description: 'The header to send.' }),
-          from_context: Type.String({ minLength: 1, description: 'The request header (kept by the receiver\'s include_metadata) whose value it takes, by name.' }),
-          default_value: Type.Optional(Type.String({ description: 'Sent when the request had no such header; without it, no header is sent then.' })),
-        },
-        { additionalProperties: false },
-      ),
-      {
-        default: [],
-        description:
-          'Headers taken from each batch\'s request metadata, as the Collector\'s headers_setter extension does; batches are never merged across different values of them.',
-      },
-    ),
+    ...tenancyProperties,
     retry_on_failure: retryOnFailureSchema,
     sending_queue: sendingQueueSchema,
   },
@@ -56,16 +28,11 @@ export const otlpHttpSchema = Type.Object(
 export type OtlpHttpConfig = Static<typeof otlpHttpSchema>;
 
 export function validateOtlpHttp(config: OtlpHttpConfig): SettingsProblem[] {
-  const problems = [...validateHttpClient(config), ...validateRetryOnFailure(config.retry_on_failure), ...validateSendingQueue(config.sending_queue)];
+  const problems = [...validateHttpClient(config), ...validateRetryOnFailure(config.retry_on_failure), ...validateSendingQueue(config.sending_queue), ...validateTenancy(config)];
   const signals = [config.logs_endpoint, config.traces_endpoint, config.metrics_endpoint];
   if (config.endpoint === undefined && signals.every((s) => s === undefined)) {
     problems.push({ path: [], message: 'set endpoint (e.g. http://tempo:4318), or logs_endpoint, traces_endpoint and metrics_endpoint for the signals it sends' });
   }
-  const fixed = new Set(['authorization', ...(config.tenant?.header === undefined ? [] : [config.tenant.header.toLowerCase()])]);
-  config.metadata_headers.forEach(({ key }, index) => {
-    // A header a client could set through its own request headers must not be one that says who the data belongs to.
-    if (fixed.has(key.toLowerCase())) problems.push({ path: ['metadata_headers', index, 'key'], message: `"${key}" is set by tenant (or is Authorization): a client must not choose it; use another header, or drop tenant` });
-  });
   for (const [name, value] of [['logs_endpoint', config.logs_endpoint], ['traces_endpoint', config.traces_endpoint], ['metrics_endpoint', config.metrics_endpoint]] as const) {
     if (value === undefined) continue;
     try {

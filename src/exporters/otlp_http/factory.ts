@@ -10,6 +10,7 @@ import type { HttpSender } from '../helper/http-sender.js';
 import { joinUrl } from '../helper/http-settings.js';
 import { remoteExporter, type Outgoing } from '../helper/queued-exporter.js';
 import { retryPolicy } from '../helper/retry-settings.js';
+import { tenancy } from '../helper/tenancy.js';
 import { otlpHttpSchema, validateOtlpHttp, type OtlpHttpConfig } from './config.js';
 
 const PATHS: Record<Signal, string> = { logs: '/v1/logs', traces: '/v1/traces', metrics: '/v1/metrics' };
@@ -19,27 +20,6 @@ export function signalUrl(config: OtlpHttpConfig, signal: Signal): string | unde
   const own = { logs: config.logs_endpoint, traces: config.traces_endpoint, metrics: config.metrics_endpoint }[signal];
   if (own !== undefined) return own;
   return config.endpoint === undefined ? undefined : joinUrl(config.endpoint, PATHS[signal]);
-}
-
-/** metadata_headers, with the request header to read by the lower-case name the receiver keeps it under. */
-interface MetadataHeader {
-  key: string;
-  from: string;
-  fallback: string | undefined;
-}
-
-/** The headers of one request: its tenant, its project's key, and those taken from its request's metadata. */
-function requestHeaders(config: OtlpHttpConfig, fromMetadata: readonly MetadataHeader[], out: Outgoing): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const tenant = config.tenant;
-  if (tenant?.header !== undefined) headers[tenant.header] = out.project;
-  const token = tenant?.bearer_tokens[out.project];
-  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-  for (const { key, from, fallback } of fromMetadata) {
-    const value = out.client.metadata[from]?.[0] ?? fallback;
-    if (value !== undefined) headers[key] = value;
-  }
-  return headers;
 }
 
 function body(config: OtlpHttpConfig, out: Outgoing): { body: Uint8Array; contentType: string } {
@@ -65,13 +45,13 @@ export const otlpHttpExporterFactory: ExporterFactory<typeof otlpHttpSchema> = {
   validate: validateOtlpHttp,
   create(config, ctx) {
     const policy = retryPolicy(config.retry_on_failure);
-    const fromMetadata = config.metadata_headers.map((h) => ({ key: h.key, from: h.from_context.toLowerCase(), fallback: h.default_value }));
+    const tenants = tenancy(config);
     let sender: HttpSender | undefined;
     return remoteExporter({
       ctx,
       queueId: ctx.id.replace(/^otlphttp(?=\/|$)/, 'otlp_http'),
       queue: config.sending_queue,
-      partitionBy: fromMetadata.map((h) => h.from),
+      partitionBy: tenants.partitionBy,
       retryPauseMs: Math.max(policy.maxIntervalMs, 1000),
       async start() {
         checkUrls(config, ctx);
@@ -82,7 +62,7 @@ export const otlpHttpExporterFactory: ExporterFactory<typeof otlpHttpSchema> = {
       },
       push(out, signal, recovered) {
         if (sender === undefined) throw new Error('otlp_http pushed before start');
-        const request = { url: signalUrl(config, out.signal) as string, ...body(config, out), headers: requestHeaders(config, fromMetadata, out) };
+        const request = { url: signalUrl(config, out.signal) as string, ...body(config, out), headers: tenants.headers(out) };
         return deliver(sender, request, policy, {
           signal,
           recovered,

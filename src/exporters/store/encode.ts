@@ -4,7 +4,7 @@ import type { Resource, Scope } from '../../model/resource.js';
 import type { LogRow } from '../../model/logs.js';
 import type { DataPointRow, Exemplar } from '../../model/metrics.js';
 import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
-import { anyValueJson, attributesJson, bodyText, doubleJson } from './json.js';
+import { anyValueJson, attributesJson, bodyText, doubleJson } from '../../model/json.js';
 
 export type Param = string | number | bigint | Uint8Array | null;
 

@@ -2,7 +2,7 @@
 // within one project. Stored JSON columns are spliced in as they are.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Query } from '../../query/params.js';
-import { doubleJson, intJson } from './json.js';
+import { doubleJson, intJson } from '../../model/json.js';
 import { TABLES } from './schema.js';
 
 type Value = SQLInputValue | undefined;

@@ -1,9 +1,9 @@
 // The read API's JSON form of OTLP values: always valid JSON, and each OTLP type recognisable.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyValueJson, bodyText, doubleJson, intJson } from '../../../src/exporters/store/json.js';
-import type { AnyValue } from '../../../src/model/anyvalue.js';
-import { attrs } from '../../helpers/rows.js';
+import { anyValueJson, bodyText, doubleJson, intJson } from '../../src/model/json.js';
+import type { AnyValue } from '../../src/model/anyvalue.js';
+import { attrs } from '../helpers/rows.js';
 
 describe('read API JSON form', () => {
   it('writes doubles with a fraction or exponent and int64 without, as strings beyond 2^53', () => {

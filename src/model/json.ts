@@ -1,8 +1,9 @@
-// The read API's JSON form of OTLP values, written once when a row is stored and spliced as text
-// into every answer. Each OTLP type stays recognisable: a double always has a fraction or exponent
-// (1.0), an int64 never does (1) and is a decimal string beyond 2^53, bytes are base64, and NaN
-// and the infinities are the strings OTLP JSON uses for them.
-import { isAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
+// OTLP values as JSON text: the read API writes them once when a row is stored and splices them
+// into every answer, and the loki exporter writes them into lines. Each OTLP type stays
+// recognisable: a double always has a fraction or exponent (1.0), an int64 never does (1) and is
+// a decimal string beyond 2^53, bytes are base64, and NaN and the infinities are the strings OTLP
+// JSON uses for them.
+import { isAttributes, type AnyValue, type Attributes } from './anyvalue.js';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
