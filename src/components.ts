@@ -1,5 +1,6 @@
 // Every component type otelgate ships, in one registry.
 import { debugExporterFactory } from './exporters/debug/factory.js';
+import { lokiExporterFactory } from './exporters/loki/factory.js';
 import { nopExporterFactory } from './exporters/nop/factory.js';
 import { otlpHttpExporterFactory, otlphttpExporterFactory } from './exporters/otlp_http/factory.js';
 import { storeExporterFactory } from './exporters/store/factory.js';
@@ -19,6 +20,7 @@ export function builtinRegistry(): Registry {
     memoryLimiterProcessorFactory,
     spanProcessorFactory,
     debugExporterFactory,
+    lokiExporterFactory,
     nopExporterFactory,
     otlpHttpExporterFactory,
     otlphttpExporterFactory,

@@ -28,9 +28,14 @@ export class Output {
   finish(keep = 4 * 1024 * 1024): Buffer {
     const out = Buffer.allocUnsafe(this.pos);
     this.buf.copy(out, 0, 0, this.pos);
+    this.rewind(keep);
+    return out;
+  }
+
+  /** Starts again from the first byte, for a writer whose bytes were used in place; gives back a buffer grown past `keep` bytes. */
+  rewind(keep = 4 * 1024 * 1024): void {
     if (this.buf.length > keep) this.use(Buffer.allocUnsafe(this.initialSize));
     this.pos = 0;
-    return out;
   }
 
   protected ensure(bytes: number): void {

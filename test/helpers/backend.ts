@@ -1,6 +1,7 @@
-// A real OTLP/HTTP backend on loopback for exporter tests: it reads what a Collector's otlp
-// receiver reads (gzip, zstd or plain bodies; protobuf or JSON by Content-Type) with otelgate's own
-// decoders, keeps every request it was sent, and can be stopped, started again on the same port,
+// A real HTTP backend on loopback for exporter tests: by default an OTLP/HTTP one that reads what
+// a Collector's otlp receiver reads (gzip, zstd or plain bodies; protobuf or JSON by Content-Type)
+// with otelgate's own decoders; given another wire (a stand-in Loki), it reads as that backend
+// does. It keeps every request it was sent, and can be stopped, started again on the same port,
 // slowed down, or told what to answer.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -11,13 +12,13 @@ import { decodeOtlp, type Encoding } from '../../src/otlp/decode.js';
 
 const PATHS: Record<string, Signal> = { '/v1/logs': 'logs', '/v1/traces': 'traces', '/v1/metrics': 'metrics' };
 
-export interface Received {
+export interface Received<R = RowOf<Signal>> {
   path: string;
   signal: Signal | undefined;
   encoding: Encoding;
   headers: IncomingMessage['headers'];
-  /** The decoded rows; [] for a path that is not OTLP's. */
-  rows: readonly RowOf<Signal>[];
+  /** The decoded rows; [] for a path the wire does not serve. */
+  rows: readonly R[];
   /** The body as sent, decompressed. */
   body: Buffer;
   /** Bytes of the body on the wire, before decompressing. */
@@ -29,15 +30,32 @@ export interface Received {
 /** What to answer a request: a status, headers and a body; 200 with an empty OTLP response when undefined. */
 export type Answer = { status: number; headers?: Record<string, string>; body?: string | Buffer } | undefined;
 
-export class Backend {
-  readonly received: Received[] = [];
+/** How a backend reads a request, once its Content-Encoding is undone, and what it answers one it took. */
+export interface BackendWire<R> {
+  read(path: string, headers: IncomingMessage['headers'], body: Buffer): { signal: Signal | undefined; encoding: Encoding; rows: readonly R[] };
+  success(encoding: Encoding): NonNullable<Answer>;
+}
+
+export const otlpWire: BackendWire<RowOf<Signal>> = {
+  read(path, headers, body) {
+    const signal = PATHS[path];
+    const encoding: Encoding = (headers['content-type'] ?? '').startsWith('application/json') ? 'json' : 'protobuf';
+    return { signal, encoding, rows: signal === undefined ? [] : decodeOtlp(signal, encoding, body).rows };
+  },
+  success: (encoding) => ({ status: 200, headers: { 'Content-Type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' }, body: encoding === 'json' ? '{}' : Buffer.alloc(0) }),
+};
+
+export class Backend<R = RowOf<Signal>> {
+  readonly received: Received<R>[] = [];
   /** Decides each answer; it sees the request before it is answered (and recorded). */
-  answer: (request: Omit<Received, 'status'>) => Answer = () => undefined;
+  answer: (request: Omit<Received<R>, 'status'>) => Answer = () => undefined;
   /** Held before answering each request, when set. */
   hold: (() => Promise<void>) | undefined;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private boundPort = 0;
+
+  constructor(private readonly wire: BackendWire<R>) {}
 
   get port(): number {
     return this.boundPort;
@@ -48,8 +66,8 @@ export class Backend {
   }
 
   /** Rows of `signal` answered 2xx, in the order they arrived. */
-  delivered<S extends Signal>(signal: S): RowOf<S>[] {
-    return this.received.filter((r) => r.signal === signal && r.status >= 200 && r.status < 300).flatMap((r) => r.rows as RowOf<S>[]);
+  delivered(signal: Signal): R[] {
+    return this.received.filter((r) => r.signal === signal && r.status >= 200 && r.status < 300).flatMap((r) => r.rows);
   }
 
   /** Listens on 127.0.0.1: a free port the first time, the same port after a stop(). */
@@ -86,20 +104,29 @@ export class Backend {
     if (coding === 'gzip') body = gunzipSync(body);
     else if (coding === 'zstd') body = zstdDecompressSync(body);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const signal = PATHS[path];
-    const encoding: Encoding = (req.headers['content-type'] ?? '').startsWith('application/json') ? 'json' : 'protobuf';
-    const rows = signal === undefined ? [] : decodeOtlp(signal, encoding, body).rows;
+    let read: ReturnType<BackendWire<R>['read']>;
+    let unreadable: string | undefined;
+    try {
+      read = this.wire.read(path, req.headers, body);
+    } catch (error) {
+      // What the backend cannot read, or refuses to (a stand-in Loki's bad labels), is a 400 with its reason, as the backend answers.
+      unreadable = error instanceof Error ? error.message : String(error);
+      read = { signal: undefined, encoding: 'protobuf', rows: [] };
+    }
+    const { signal, encoding, rows } = read;
     const request = { path, signal, encoding, headers: req.headers, rows, body, wireBytes };
     if (this.hold !== undefined) await this.hold();
-    const answer = this.answer(request) ?? { status: 200, headers: { 'Content-Type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' }, body: encoding === 'json' ? '{}' : Buffer.alloc(0) };
+    const answer = unreadable !== undefined ? { status: 400, headers: { 'Content-Type': 'text/plain' }, body: unreadable } : (this.answer(request) ?? this.wire.success(encoding));
     this.received.push({ ...request, status: answer.status });
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
   }
 }
 
-export async function startBackend(): Promise<Backend> {
-  const backend = new Backend();
+export async function startBackend(): Promise<Backend>;
+export async function startBackend<R>(wire: BackendWire<R>): Promise<Backend<R>>;
+export async function startBackend<R>(wire?: BackendWire<R>): Promise<Backend<R>> {
+  const backend = new Backend((wire ?? otlpWire) as BackendWire<R>);
   await backend.start();
   return backend;
 }

@@ -14,9 +14,9 @@ import { RunningCli } from './cli.js';
 import { waitUntil } from './wait.js';
 
 /** The otelgates and backends of a test file: SIGKILLed and stopped after each test. */
-export function stoppedAfterEach(): { running: RunningCli[]; backends: Backend[] } {
+export function stoppedAfterEach(): { running: RunningCli[]; backends: Pick<Backend<unknown>, 'stop'>[] } {
   const running: RunningCli[] = [];
-  const backends: Backend[] = [];
+  const backends: Pick<Backend<unknown>, 'stop'>[] = [];
   afterEach(async () => {
     for (const run of running.splice(0)) {
       run.kill();

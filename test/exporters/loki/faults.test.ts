@@ -1,0 +1,10 @@
+// loki passes the exporter contract against the stand-in Loki, which reads pushes as Loki does.
+import { lokiWire } from '../../helpers/loki.js';
+import { exporterContract } from '../contract.js';
+
+exporterContract({
+  type: 'loki',
+  wire: lokiWire,
+  settings: (url) => [`endpoint: ${url}`],
+  messages: (rows) => rows.map((row) => row.line),
+});
