@@ -105,9 +105,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 }
 
 /** The gateways and backends a test file starts, stopped after all its tests. */
-export function stoppedAfterAll(): { gateways: Gateway[]; backends: Backend[] } {
+export function stoppedAfterAll(): { gateways: Gateway[]; backends: Pick<Backend<unknown>, 'stop'>[] } {
   const gateways: Gateway[] = [];
-  const backends: Backend[] = [];
+  const backends: Pick<Backend<unknown>, 'stop'>[] = [];
   afterAll(async () => {
     for (const gateway of gateways) await gateway.stop();
     for (const backend of backends) await backend.stop();

@@ -3,9 +3,12 @@
 import Type, { type Static } from 'typebox';
 import type { SettingsProblem } from '../../runtime/component.js';
 import { httpClientProperties, validateHttpClient } from '../helper/http-settings.js';
+import { labelName } from '../helper/label-name.js';
 import { sendingQueueSchema, validateSendingQueue } from '../helper/queue-settings.js';
 import { retryOnFailureSchema, validateRetryOnFailure } from '../helper/retry-settings.js';
 import { tenancyProperties, validateTenancy } from '../helper/tenancy.js';
+
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 /** Loki's push path, added to an endpoint given without a path. */
 export const PUSH_PATH = '/loki/api/v1/push';
@@ -16,7 +19,7 @@ const attributeLabels = (what: string, defaults: string[]) =>
   Type.Union(
     [
       Type.Array(Type.String({ minLength: 1 }), { description: `${what} names; each label is named after its attribute, by Loki's rule (service.name → service_name).` }),
-      Type.Record(Type.String({ minLength: 1 }), Type.String({ pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$' }), { description: `${what} name → the label name to give it.` }),
+      Type.Record(Type.String({ minLength: 1 }), Type.String(), { description: `${what} name → the label name to give it.` }),
     ],
     { default: defaults },
   );
@@ -55,6 +58,13 @@ export function validateLoki(config: LokiConfig): SettingsProblem[] {
   if (config.endpoint === undefined) problems.push({ path: [], message: `set endpoint: Loki's URL (http://loki:3100), or its push URL (http://loki:3100${PUSH_PATH})` });
   // Loki's push handler reads gzip and deflate bodies, not zstd (its protobuf is snappy already).
   if (config.compression === 'zstd') problems.push({ path: ['compression'], message: 'Loki does not read zstd request bodies: use none (the default; protobuf is snappy-compressed already) or gzip' });
+  for (const setting of ['resource_attributes', 'attributes'] as const) {
+    const labels = config.labels[setting];
+    if (Array.isArray(labels)) continue;
+    for (const [attribute, label] of Object.entries(labels)) {
+      if (!LABEL_NAME.test(label)) problems.push({ path: ['labels', setting, attribute], message: `"${label}" is not a Loki label name (letters, digits and _, not starting with a digit): write ${labelName(label) || '_'}` });
+    }
+  }
   return problems;
 }
 
