@@ -63,15 +63,16 @@ function shipped(dir) {
 }
 
 /**
- * OTLP logs to otlp_http, whose endpoint is the run's sink (bench/sink.mjs) and whose sending queue
- * is on disk through a file_storage extension in the run's directory; every other setting is the
- * default but those in `queue`, added to sending_queue, and in `exporter`.
+ * OTLP logs to a remote exporter (otlp_http unless `type` says otherwise), whose endpoint is the
+ * run's sink (bench/sink.mjs) and whose sending queue is on disk through a file_storage extension
+ * in the run's directory; every other setting is the default but those in `queue`, added to
+ * sending_queue, and in `exporter`.
  */
-const forwarding = (queue = {}, exporter = {}) => (dir, workers, sink) =>
+const forwarding = (queue = {}, exporter = {}, type = 'otlp_http') => (dir, workers, sink) =>
   `extensions: {apikeyauth: {keys_file: ${keysFile}}, file_storage: {directory: ${join(dir, 'queue')}}}\n` +
   `receivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\n` +
-  `exporters: {otlp_http: ${JSON.stringify({ endpoint: `http://127.0.0.1:${sink.port}`, ...exporter, sending_queue: { storage: 'file_storage', ...queue } })}}\n` +
-  `service:\n  workers: ${workers}\n  extensions: [apikeyauth, file_storage]\n  pipelines:\n    logs: {receivers: [ingest], exporters: [otlp_http]}\n`;
+  `exporters: {${type}: ${JSON.stringify({ endpoint: `http://127.0.0.1:${sink.port}`, ...exporter, sending_queue: { storage: 'file_storage', ...queue } })}}\n` +
+  `service:\n  workers: ${workers}\n  extensions: [apikeyauth, file_storage]\n  pipelines:\n    logs: {receivers: [ingest], exporters: [${type}]}\n`;
 
 // config(dir, workers, sink) → the config file's text. `store`: its figures go beside the insert
 // ceiling. `sink`: it forwards to a sink of its own, started with it. `workloads`: the only
@@ -84,6 +85,8 @@ const PIPELINES = {
   // The same with the Collector's other compressions: zstd (at its default, the fastest speed), and none.
   'otlp_http zstd': { config: forwarding({}, { compression: 'zstd' }), sink: true, workloads: ['logs protobuf'] },
   'otlp_http none': { config: forwarding({}, { compression: 'none' }), sink: true, workloads: ['logs protobuf'] },
+  // loki with every setting at its default: snappy protobuf, raw lines, structured metadata.
+  loki: { config: forwarding({}, {}, 'loki'), sink: true, workloads: ['logs protobuf'] },
   // The outage: a queue that holds the whole outage (the default 1,000 requests is full after a
   // few seconds of it, and the rest would be 503s), so that it keeps growing on disk throughout.
   'otlp_http outage': { config: forwarding({ queue_size: 100_000 }), sink: true, workloads: [] },
@@ -557,6 +560,10 @@ targets.push(
       })
       .join('; ') + `; nop ${k(w0.pipelines.nop.recordsPerSecond)} rec/s`,
   ],
+  [
+    'OTLP logs protobuf → loki (queue on disk) → sink: records/s delivered ≥ 50 % of the same load → nop',
+    `${verdict(w0.pipelines.loki.nopRatios, (x) => x >= 0.5)}: ${spread(w0.pipelines.loki.nopRatios, share)}, ${k(w0.pipelines.loki.recordsPerSecond)} rec/s, ${w0.pipelines.loki.cpuPerMillion.toFixed(2)} s CPU per M records; peak RSS ${mbText(MB(w0.pipelines.loki.peakRssMiB))}`,
+  ],
   ['… otelgate\'s peak RSS < 250 MB (a fresh otelgate each round)', `${verdict(forwardingRss, (x) => x < 250)}: ${spread(forwardingRss, mbText)}`],
   [
     `The sink stopped for ${OUTAGE.downMs / 1000} s under the same load: RSS growth < 50 MB`,
@@ -603,7 +610,9 @@ loopback ports, run on the logs protobuf workload. Both cores: \`service.workers
 run's directory), every other setting its default (gzip, 10 consumers, 1,000 requests), forwarding to a sink
 (bench/sink.mjs: reads each body, inflates it, counts its records, answers 200) pinned to the load generator's core;
 \`otlp_http zstd\` and \`otlp_http none\`: the same with \`compression: zstd\` (the Collector's default zstd speed, the
-fastest) and \`compression: none\`.
+fastest) and \`compression: none\`. \`loki\`: the receiver and the loki exporter, every setting its default (snappy
+protobuf, raw lines, structured metadata) but its queue, on disk, forwarding to the same sink (which counts the
+entries of each push and answers 204).
 
 ## Targets
 

@@ -1,12 +1,15 @@
-// The backend the otlp_http exporter forwards to in the benchmark: a node:http server on loopback
-// that reads each body, inflates it (gzip, as otlp_http sends by default, or zstd), counts the log records
-// in it and answers 200 with an empty ExportLogsServiceResponse. It counts, so that the harness
+// The backend the otlp_http and loki exporters forward to in the benchmark: a node:http server on
+// loopback that reads each body, inflates it (gzip, as otlp_http sends by default, or zstd), counts
+// the log records in it and answers 200 with an empty ExportLogsServiceResponse; a Loki push
+// (/loki/api/v1/push, snappy protobuf) it unpacks, counts its entries and answers 204, as Loki
+// does. It counts, so that the harness
 // measures what arrived, not what otelgate accepted. Prints "listening <port>" once it is;
 // GET /stats answers its counts (times in epoch milliseconds, comparable with the harness's and
 // the load generator's; CPU in seconds).
 // Usage: node sink.mjs [port]   (0 or none: any free port; a given one: the same backend again)
 import { createServer } from 'node:http';
 import { gunzipSync, zstdDecompressSync } from 'node:zlib';
+import snappyjs from 'snappyjs';
 
 const epochMs = () => performance.timeOrigin + performance.now();
 const stats = { requests: 0, records: 0, bytes: 0, startedMs: 0, firstMs: 0, firstRecords: 0, lastMs: 0 };
@@ -41,6 +44,18 @@ function fields(buf, start, end, visit) {
   }
 }
 
+/** Loki's PushRequest → streams (1) → entries (2). */
+function countLokiEntries(body) {
+  let entries = 0;
+  fields(body, 0, body.length, (field, s, e) => {
+    if (field !== 1) return;
+    fields(body, s, e, (field) => {
+      if (field === 2) entries++;
+    });
+  });
+  return entries;
+}
+
 /** ExportLogsServiceRequest → resource_logs (1) → scope_logs (2) → log_records (2). */
 function countLogRecords(body) {
   let records = 0;
@@ -69,14 +84,15 @@ const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     const raw = Buffer.concat(chunks);
     const encoding = req.headers['content-encoding'];
     const body = encoding === 'gzip' ? gunzipSync(raw) : encoding === 'zstd' ? zstdDecompressSync(raw) : raw;
-    const records = countLogRecords(body);
+    const loki = req.url === '/loki/api/v1/push';
+    const records = loki ? countLokiEntries(snappyjs.uncompress(body)) : countLogRecords(body);
     const now = epochMs();
     if (stats.requests === 0) Object.assign(stats, { firstMs: now, firstRecords: records });
     stats.lastMs = now;
     stats.requests++;
     stats.records += records;
     stats.bytes += raw.length;
-    res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': '0' });
+    res.writeHead(loki ? 204 : 200, loki ? {} : { 'content-type': 'application/x-protobuf', 'content-length': '0' });
     res.end();
   });
 });

@@ -34,8 +34,9 @@ export interface Outgoing {
   project: string;
   client: ClientInfo;
   /**
-   * An Export*ServiceRequest in protobuf: the queued requests' bytes one after the other, which
-   * protobuf reads as one message with their resources concatenated.
+   * The queued requests' payloads (RemoteExporterSpec.encode: by default an Export*ServiceRequest
+   * in protobuf) merged into one (RemoteExporterSpec.merge: by default one after the other, which
+   * protobuf reads as one message with their resources concatenated).
    */
   payload: Uint8Array;
   items: number;
@@ -55,6 +56,14 @@ export interface RemoteExporterSpec {
   partitionBy: readonly string[];
   /** The pause before a request that could not be delivered (retries given up) is tried again. */
   retryPauseMs: number;
+  /**
+   * What the queue holds for a batch, when not OTLP protobuf: the exporter's own wire form, made
+   * once from the rows the receiver decoded rather than decoded again at every push. With batching,
+   * `merge` makes one payload of several.
+   */
+  encode?(batch: Batch): Uint8Array;
+  /** Several queued payloads as one; by default their bytes one after the other. */
+  merge?(payloads: readonly Uint8Array[]): Uint8Array;
   start(): Promise<void>;
   /**
    * Sends one request with retries; `signal` aborts at shutdown, `recovered` when another request
@@ -76,9 +85,10 @@ const DROP_LOG_INTERVAL_MS = 60_000;
 /** Partitions the batcher keeps open at once, at least: 4 per consumer above that. */
 const MIN_OPEN_PARTITIONS = 64;
 
-function merged(entries: readonly Entry[]): Uint8Array {
+function merged(entries: readonly Entry[], merge: RemoteExporterSpec['merge']): Uint8Array {
   if (entries.length === 1) return (entries[0] as Entry).payload;
-  return Buffer.concat(entries.map((e) => e.payload));
+  const payloads = entries.map((e) => e.payload);
+  return merge === undefined ? Buffer.concat(payloads) : merge(payloads);
 }
 
 function partitionOf(meta: QueuedMeta, keys: readonly string[]): string {
@@ -196,7 +206,7 @@ class Drain {
       signal: this.signal,
       project: first.metadata.project,
       client: { keyId: first.metadata.keyId, metadata: first.metadata.metadata },
-      payload: merged(entries),
+      payload: merged(entries, this.spec.merge),
       items,
       receivedUnixNano: BigInt(first.metadata.received),
     };
@@ -291,6 +301,7 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
   const { ctx } = spec;
   const counts = counting(ctx);
   const drains = new Map<Signal, Drain>();
+  const encode = spec.encode ?? ((batch: Batch): Uint8Array => encodeOtlp(batch.signal, 'protobuf', batch.rows));
 
   /**
    * Not async: an async function would hold the batch's rows until the disk write is done, long
@@ -307,7 +318,7 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
     };
     const meta: QueuedMeta = { project: batch.project, received: String(batch.receivedUnixNano), keyId: consumeCtx.client.keyId, metadata: consumeCtx.client.metadata };
     try {
-      const payload = encodeOtlp(signal, 'protobuf', rows);
+      const payload = encode(batch);
       // Only with block_on_overflow does an append wait for room; it gives up when its client goes
       // away or otelgate stops. Without it the signal is never looked at: none is made per request.
       const abort = spec.queue.block_on_overflow ? AbortSignal.any([consumeCtx.signal, ctx.stopping]) : undefined;
@@ -320,7 +331,7 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
   /** sending_queue.enabled false: the client waits for the backend, as with the Collector. */
   async function direct(batch: Batch, consumeCtx: ConsumeContext): Promise<void> {
     const signal = AbortSignal.any([consumeCtx.signal, ctx.stopping]);
-    const out: Outgoing = { signal: batch.signal, project: batch.project, client: consumeCtx.client, payload: encodeOtlp(batch.signal, 'protobuf', batch.rows), items: batch.rows.length, receivedUnixNano: batch.receivedUnixNano };
+    const out: Outgoing = { signal: batch.signal, project: batch.project, client: consumeCtx.client, payload: encode(batch), items: batch.rows.length, receivedUnixNano: batch.receivedUnixNano };
     const result = await spec.push(out, signal);
     if (result.kind === 'success') {
       countDelivered(counts, batch.signal, out.items, result.outcome);
@@ -343,8 +354,8 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
 
   return {
     countsItself: true,
-    // The queue holds OTLP protobuf, and so does a request sent without one.
-    sendsProtobuf: true,
+    // The queue holds OTLP protobuf, and so does a request sent without one, unless the exporter encodes its own.
+    sendsProtobuf: spec.encode === undefined,
     async start() {
       await spec.start();
       if (!spec.queue.enabled) return;

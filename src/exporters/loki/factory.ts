@@ -1,15 +1,16 @@
 // The loki exporter: log records as Loki streams, pushed to /loki/api/v1/push as snappy protobuf
 // (or JSON), behind the durable sending queue of the exporter helper.
 import type { LogRow } from '../../model/logs.js';
-import { decodeOtlp } from '../../otlp/decode.js';
 import type { ExporterFactory } from '../../runtime/component.js';
 import { deliver } from '../helper/deliver.js';
 import type { HttpSender } from '../helper/http-sender.js';
 import { remoteExporter } from '../helper/queued-exporter.js';
+import { snappyBlock } from '../helper/snappy.js';
 import { retryPolicy } from '../helper/retry-settings.js';
 import { tenancy } from '../helper/tenancy.js';
 import { lokiSchema, pushUrl, validateLoki } from './config.js';
-import { jsonPush, protobufPush } from './push.js';
+import { mergePushes, readPushes } from './queued.js';
+import { jsonPush, pushRequest } from './push.js';
 import { refusalReason } from './refusal.js';
 import { StreamBuilder } from './streams.js';
 
@@ -38,6 +39,10 @@ export const lokiExporterFactory: ExporterFactory<typeof lokiSchema> = {
       queue: config.sending_queue,
       partitionBy: tenants.partitionBy,
       retryPauseMs: Math.max(policy.maxIntervalMs, 1000),
+      // Pushes are made once, from the rows the receiver decoded, and queued as PushRequests:
+      // decoding OTLP again at every push cost a third of forwarding's CPU.
+      encode: (batch) => pushRequest(builder.streams(batch.rows as readonly LogRow[], batch.receivedUnixNano)),
+      merge: mergePushes,
       async start() {
         // Loaded here, as otlp_http loads it: only a config with a remote exporter pays for undici.
         const { createHttpSender } = await import('../helper/http-sender.js');
@@ -45,15 +50,7 @@ export const lokiExporterFactory: ExporterFactory<typeof lokiSchema> = {
       },
       async push(out, signal, recovered) {
         if (sender === undefined) throw new Error('loki pushed before start');
-        const payload = Buffer.from(out.payload.buffer, out.payload.byteOffset, out.payload.byteLength);
-        const rows = decodeOtlp('logs', 'protobuf', payload).rows as readonly LogRow[];
-        const streams = builder.streams(rows, out.receivedUnixNano);
-        const request = {
-          url,
-          body: protobuf ? protobufPush(streams) : jsonPush(streams),
-          contentType: protobuf ? 'application/x-protobuf' : 'application/json',
-          headers: tenants.headers(out),
-        };
+        const request = { url, headers: tenants.headers(out), ...(protobuf ? { body: snappyBlock(out.payload), contentType: 'application/x-protobuf' } : { body: jsonPush(readPushes([out.payload])), contentType: 'application/json' }) };
         const result = await deliver(sender, request, policy, {
           signal,
           recovered,

@@ -1,8 +1,8 @@
 // The body of a push to Loki: its protobuf PushRequest (proto/loki/push.proto), written with the
-// OTLP encoders' writer and then snappy-compressed as Loki requires, or its JSON form.
+// OTLP encoders' writer, which the sending queue holds as it is and the push compresses with
+// snappy as Loki requires; or Loki's JSON form.
 import { Writer } from '../../otlp/protobuf/writer.js';
 import { WIRE_LEN, WIRE_VARINT } from '../../otlp/wire.js';
-import { snappyBlock } from '../helper/snappy.js';
 import type { LokiEntry, LokiStream } from './streams.js';
 
 const NANOS_PER_SECOND = 1_000_000_000n;
@@ -18,6 +18,13 @@ function writePairs(w: Writer, pairs: readonly string[]): void {
     w.string(pairs[i + 1] as string);
     w.end(at);
   }
+}
+
+/** Structured metadata pairs as an entry's fields, for pairs every entry of a resource carries. */
+export function metadataWire(pairs: readonly string[]): Uint8Array {
+  const w = new Writer(256);
+  writePairs(w, pairs);
+  return w.finish();
 }
 
 function writeEntry(w: Writer, entry: LokiEntry): void {
@@ -36,13 +43,13 @@ function writeEntry(w: Writer, entry: LokiEntry): void {
   w.end(time);
   w.tag(2, WIRE_LEN);
   w.string(entry.line);
-  writePairs(w, entry.shared);
+  w.raw(entry.shared.wire);
   writePairs(w, entry.own);
   w.end(at);
 }
 
-/** A PushRequest of `streams`, snappy-compressed (Loki reads a protobuf push only so). */
-export function protobufPush(streams: readonly LokiStream[]): Buffer {
+/** A PushRequest of `streams`, uncompressed: what the queue holds. */
+export function pushRequest(streams: readonly LokiStream[]): Buffer {
   const w = writer;
   w.reset();
   for (const stream of streams) {
@@ -52,15 +59,13 @@ export function protobufPush(streams: readonly LokiStream[]): Buffer {
     for (const entry of stream.entries) writeEntry(w, entry);
     w.end(at);
   }
-  const compressed = snappyBlock(w.buf.subarray(0, w.pos));
-  w.rewind();
-  return compressed;
+  return w.finish();
 }
 
 function metadataObject(entry: LokiEntry): Record<string, string> | undefined {
-  if (entry.shared.length === 0 && entry.own.length === 0) return undefined;
+  if (entry.shared.pairs.length === 0 && entry.own.length === 0) return undefined;
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const pairs of [entry.shared, entry.own]) for (let i = 0; i < pairs.length; i += 2) out[pairs[i] as string] = pairs[i + 1] as string;
+  for (const pairs of [entry.shared.pairs, entry.own]) for (let i = 0; i < pairs.length; i += 2) out[pairs[i] as string] = pairs[i + 1] as string;
   return out;
 }
 

@@ -9,15 +9,25 @@ import type { Resource, Scope } from '../../model/resource.js';
 import { labelName } from '../helper/label-name.js';
 import type { LokiConfig } from './config.js';
 import { lineOf, type LineFormat } from './line.js';
+import { metadataWire } from './push.js';
+
+/** Structured metadata of a resource and scope, which every entry of theirs carries. */
+export interface SharedMetadata {
+  /** name, value, name, value… */
+  pairs: readonly string[];
+  /** The same as EntryAdapter fields (structuredMetadata, 3), encoded once for every entry. */
+  wire: Uint8Array;
+}
 
 export interface LokiEntry {
   timeUnixNano: bigint;
   line: string;
-  /** Structured metadata of its resource and scope, name, value, name, value…: shared by the entries of a resource. */
-  shared: readonly string[];
-  /** Its own structured metadata, in the same form. */
+  shared: SharedMetadata;
+  /** Its own structured metadata: name, value, name, value… */
   own: readonly string[];
 }
+
+export const NO_METADATA: SharedMetadata = { pairs: [], wire: new Uint8Array(0) };
 
 export interface LokiStream {
   /** The label set in Loki's form, {name="value", …}, names in order: also the stream's key. */
@@ -98,7 +108,7 @@ export class StreamBuilder {
   private readonly format: LineFormat;
   /** Per resource, its label pairs; per resource and scope, the metadata they give every entry. Weak: rows come and go. */
   private readonly byResource = new WeakMap<Resource, (readonly [string, string])[]>();
-  private readonly byScope = new WeakMap<Resource, WeakMap<Scope, readonly string[]>>();
+  private readonly byScope = new WeakMap<Resource, WeakMap<Scope, SharedMetadata>>();
 
   constructor(config: Pick<LokiConfig, 'labels' | 'structured_metadata' | 'format'>) {
     this.resourceLabels = attributeLabels(config.labels.resource_attributes);
@@ -117,7 +127,7 @@ export class StreamBuilder {
     let lastResource: Resource | undefined;
     let lastScope: Scope | undefined;
     let resourcePairs: readonly (readonly [string, string])[] = [];
-    let shared: readonly string[] = [];
+    let shared = NO_METADATA;
     let lastStream: LokiStream | undefined;
     for (const row of rows) {
       if (row.resource !== lastResource || row.scope !== lastScope) {
@@ -161,8 +171,8 @@ export class StreamBuilder {
     return pairs.sort(byName);
   }
 
-  private sharedMetadata(resource: Resource, scope: Scope): readonly string[] {
-    if (!this.metadata) return [];
+  private sharedMetadata(resource: Resource, scope: Scope): SharedMetadata {
+    if (!this.metadata) return NO_METADATA;
     let scopes = this.byScope.get(resource);
     if (scopes === undefined) this.byScope.set(resource, (scopes = new WeakMap()));
     let shared = scopes.get(scope);
@@ -171,7 +181,7 @@ export class StreamBuilder {
     pushMetadata(out, resource.attributes, this.resourceSkip);
     if (scope.name !== '') out.push('scope_name', scope.name);
     if (scope.version !== '') out.push('scope_version', scope.version);
-    scopes.set(scope, (shared = out));
+    scopes.set(scope, (shared = { pairs: out, wire: metadataWire(out) }));
     return shared;
   }
 

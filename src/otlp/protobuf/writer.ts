@@ -145,6 +145,13 @@ export class Writer extends Output {
     this.pos += value.length;
   }
 
+  /** Bytes written as they are: fields encoded before, such as a message repeated in every record. */
+  raw(value: Uint8Array): void {
+    this.ensure(value.length);
+    this.buf.set(value, this.pos);
+    this.pos += value.length;
+  }
+
   /** Hex text of an even length (a trace or span id) as length-prefixed bytes. */
   hex(text: string): void {
     const length = text.length >>> 1;

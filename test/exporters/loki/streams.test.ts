@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import type { LogRow } from '../../../src/model/logs.js';
 import { lokiSchema, type LokiConfig } from '../../../src/exporters/loki/config.js';
-import { jsonPush, protobufPush } from '../../../src/exporters/loki/push.js';
+import { snappyBlock } from '../../../src/exporters/helper/snappy.js';
+import { jsonPush, pushRequest } from '../../../src/exporters/loki/push.js';
 import { levelOf, StreamBuilder } from '../../../src/exporters/loki/streams.js';
 import { lokiWire, parseLabels, type LokiRecord } from '../../helpers/loki.js';
 import { attrs, logRow, RECEIVED, resource, scope, T0 } from '../../helpers/rows.js';
@@ -16,7 +17,7 @@ function settings(overrides: Record<string, unknown> = {}): LokiConfig {
 /** The rows pushed as `encoding`, and read back as Loki reads them. */
 function roundTrip(rows: readonly LogRow[], overrides: Record<string, unknown> = {}, encoding: 'proto' | 'json' = 'proto'): LokiRecord[] {
   const streams = new StreamBuilder(settings(overrides)).streams(rows, RECEIVED);
-  const body = encoding === 'proto' ? protobufPush(streams) : jsonPush(streams);
+  const body = encoding === 'proto' ? snappyBlock(pushRequest(streams)) : jsonPush(streams);
   const headers = { 'content-type': encoding === 'proto' ? 'application/x-protobuf' : 'application/json' };
   return lokiWire.read('/loki/api/v1/push', headers, body).rows as LokiRecord[];
 }
