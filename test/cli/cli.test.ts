@@ -55,6 +55,7 @@ describe('otelgate CLI', () => {
     ]);
     expect(summary('exporters')).toEqual([
       ['debug', all('Development')],
+      ['loki', { logs: 'Alpha' }],
       ['nop', all('Beta')],
       ['otlp_http', all('Alpha')],
       ['otlphttp', all('Alpha')],
