@@ -63,16 +63,16 @@ function shipped(dir) {
 }
 
 /**
- * OTLP logs to a remote exporter (otlp_http unless `type` says otherwise), whose endpoint is the
- * run's sink (bench/sink.mjs) and whose sending queue is on disk through a file_storage extension
- * in the run's directory; every other setting is the default but those in `queue`, added to
- * sending_queue, and in `exporter`.
+ * OTLP `signal` (logs by default) to a remote exporter (otlp_http unless `type` says otherwise),
+ * whose endpoint is the run's sink (bench/sink.mjs; `path` added) and whose sending queue is on
+ * disk through a file_storage extension in the run's directory; every other setting is the
+ * default but those in `queue`, added to sending_queue, and in `exporter`.
  */
-const forwarding = (queue = {}, exporter = {}, type = 'otlp_http') => (dir, workers, sink) =>
+const forwarding = (queue = {}, exporter = {}, type = 'otlp_http', path = '', signal = 'logs') => (dir, workers, sink) =>
   `extensions: {apikeyauth: {keys_file: ${keysFile}}, file_storage: {directory: ${join(dir, 'queue')}}}\n` +
   `receivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\n` +
-  `exporters: {${type}: ${JSON.stringify({ endpoint: `http://127.0.0.1:${sink.port}`, ...exporter, sending_queue: { storage: 'file_storage', ...queue } })}}\n` +
-  `service:\n  workers: ${workers}\n  extensions: [apikeyauth, file_storage]\n  pipelines:\n    logs: {receivers: [ingest], exporters: [${type}]}\n`;
+  `exporters: {${type}: ${JSON.stringify({ endpoint: `http://127.0.0.1:${sink.port}${path}`, ...exporter, sending_queue: { storage: 'file_storage', ...queue } })}}\n` +
+  `service:\n  workers: ${workers}\n  extensions: [apikeyauth, file_storage]\n  pipelines:\n    ${signal}: {receivers: [ingest], exporters: [${type}]}\n`;
 
 // config(dir, workers, sink) → the config file's text. `store`: its figures go beside the insert
 // ceiling. `sink`: it forwards to a sink of its own, started with it. `workloads`: the only
@@ -87,6 +87,9 @@ const PIPELINES = {
   'otlp_http none': { config: forwarding({}, { compression: 'none' }), sink: true, workloads: ['logs protobuf'] },
   // loki with every setting at its default: snappy protobuf, raw lines, structured metadata.
   loki: { config: forwarding({}, {}, 'loki'), sink: true, workloads: ['logs protobuf'] },
+  // prometheusremotewrite with every setting at its default, on the metrics workload (gauges,
+  // counters and histograms); the sink counts one sample per data point (bench/sink.mjs).
+  prometheusremotewrite: { config: forwarding({}, {}, 'prometheusremotewrite', '/api/v1/write', 'metrics'), sink: true, workloads: ['metrics protobuf'] },
   // The outage: a queue that holds the whole outage (the default 1,000 requests is full after a
   // few seconds of it, and the rest would be 503s), so that it keeps growing on disk throughout.
   'otlp_http outage': { config: forwarding({ queue_size: 100_000 }), sink: true, workloads: [] },
@@ -523,6 +526,7 @@ const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(
 
 const w0 = results.workloads['logs protobuf'];
 const wj = results.workloads['logs JSON'];
+const wm = results.workloads['metrics protobuf'];
 const ws = results.workloads['logs protobuf small'];
 const e = results.extra;
 const targets = [
@@ -563,6 +567,10 @@ targets.push(
   [
     'OTLP logs protobuf → loki (queue on disk) → sink: records/s delivered ≥ 50 % of the same load → nop',
     `${verdict(w0.pipelines.loki.nopRatios, (x) => x >= 0.5)}: ${spread(w0.pipelines.loki.nopRatios, share)}, ${k(w0.pipelines.loki.recordsPerSecond)} rec/s, ${w0.pipelines.loki.cpuPerMillion.toFixed(2)} s CPU per M records; peak RSS ${mbText(MB(w0.pipelines.loki.peakRssMiB))}`,
+  ],
+  [
+    'OTLP metrics protobuf (1,000 points a request: gauges, counters, histograms) → prometheusremotewrite (queue on disk) → sink: records/s delivered ≥ 40 % of the same load → nop',
+    `${verdict(wm.pipelines.prometheusremotewrite.nopRatios, (x) => x >= 0.4)}: ${spread(wm.pipelines.prometheusremotewrite.nopRatios, share)}, ${k(wm.pipelines.prometheusremotewrite.recordsPerSecond)} points/s, ${wm.pipelines.prometheusremotewrite.cpuPerMillion.toFixed(2)} s CPU per M points; peak RSS ${mbText(MB(wm.pipelines.prometheusremotewrite.peakRssMiB))}`,
   ],
   ['… otelgate\'s peak RSS < 250 MB (a fresh otelgate each round)', `${verdict(forwardingRss, (x) => x < 250)}: ${spread(forwardingRss, mbText)}`],
   [
@@ -612,7 +620,8 @@ run's directory), every other setting its default (gzip, 10 consumers, 1,000 req
 \`otlp_http zstd\` and \`otlp_http none\`: the same with \`compression: zstd\` (the Collector's default zstd speed, the
 fastest) and \`compression: none\`. \`loki\`: the receiver and the loki exporter, every setting its default (snappy
 protobuf, raw lines, structured metadata) but its queue, on disk, forwarding to the same sink (which counts the
-entries of each push and answers 204).
+entries of each push and answers 204). \`prometheusremotewrite\`: the same on the metrics workload, every setting its default,
+to the same sink (which counts one sample per data point, the \`_count\` of a histogram, and answers 204).
 
 ## Targets
 

@@ -1,8 +1,9 @@
-// The backend the otlp_http and loki exporters forward to in the benchmark: a node:http server on
-// loopback that reads each body, inflates it (gzip, as otlp_http sends by default, or zstd), counts
-// the log records in it and answers 200 with an empty ExportLogsServiceResponse; a Loki push
+// The backend the remote exporters forward to in the benchmark: a node:http server on loopback
+// that reads each body, inflates it (gzip, as otlp_http sends by default, or zstd), counts the log
+// records in it and answers 200 with an empty ExportLogsServiceResponse; a Loki push
 // (/loki/api/v1/push, snappy protobuf) it unpacks, counts its entries and answers 204, as Loki
-// does. It counts, so that the harness
+// does; a remote write (/api/v1/write) likewise, counting one sample per OTLP data point (the
+// samples of series not named *_bucket, *_sum or target_info). It counts, so that the harness
 // measures what arrived, not what otelgate accepted. Prints "listening <port>" once it is;
 // GET /stats answers its counts (times in epoch milliseconds, comparable with the harness's and
 // the load generator's; CPU in seconds).
@@ -56,6 +57,30 @@ function countLokiEntries(body) {
   return entries;
 }
 
+const NOT_A_POINT = /(_bucket|_sum)$|^target_info$/;
+
+/** WriteRequest → timeseries (1) → labels (1: name 1, value 2) and samples (2): samples of the series that stand for one data point each. */
+function countPointSamples(body) {
+  let points = 0;
+  fields(body, 0, body.length, (field, s, e) => {
+    if (field !== 1) return;
+    let name = '';
+    let samples = 0;
+    fields(body, s, e, (field, s, e) => {
+      if (field === 2) samples++;
+      else if (field === 1) {
+        let labelName = '';
+        fields(body, s, e, (field, s, e) => {
+          if (field === 1) labelName = body.toString('latin1', s, e);
+          else if (field === 2 && labelName === '__name__') name = body.toString('latin1', s, e);
+        });
+      }
+    });
+    if (!NOT_A_POINT.test(name)) points += samples;
+  });
+  return points;
+}
+
 /** ExportLogsServiceRequest → resource_logs (1) → scope_logs (2) → log_records (2). */
 function countLogRecords(body) {
   let records = 0;
@@ -85,14 +110,15 @@ const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     const encoding = req.headers['content-encoding'];
     const body = encoding === 'gzip' ? gunzipSync(raw) : encoding === 'zstd' ? zstdDecompressSync(raw) : raw;
     const loki = req.url === '/loki/api/v1/push';
-    const records = loki ? countLokiEntries(snappyjs.uncompress(body)) : countLogRecords(body);
+    const remoteWrite = req.url === '/api/v1/write';
+    const records = loki ? countLokiEntries(snappyjs.uncompress(body)) : remoteWrite ? countPointSamples(Buffer.from(snappyjs.uncompress(body))) : countLogRecords(body);
     const now = epochMs();
     if (stats.requests === 0) Object.assign(stats, { firstMs: now, firstRecords: records });
     stats.lastMs = now;
     stats.requests++;
     stats.records += records;
     stats.bytes += raw.length;
-    res.writeHead(loki ? 204 : 200, loki ? {} : { 'content-type': 'application/x-protobuf', 'content-length': '0' });
+    res.writeHead(loki || remoteWrite ? 204 : 200, loki || remoteWrite ? {} : { 'content-type': 'application/x-protobuf', 'content-length': '0' });
     res.end();
   });
 });

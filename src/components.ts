@@ -3,6 +3,7 @@ import { debugExporterFactory } from './exporters/debug/factory.js';
 import { lokiExporterFactory } from './exporters/loki/factory.js';
 import { nopExporterFactory } from './exporters/nop/factory.js';
 import { otlpHttpExporterFactory, otlphttpExporterFactory } from './exporters/otlp_http/factory.js';
+import { prometheusRemoteWriteExporterFactory } from './exporters/prometheusremotewrite/factory.js';
 import { storeExporterFactory } from './exporters/store/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
@@ -24,6 +25,7 @@ export function builtinRegistry(): Registry {
     nopExporterFactory,
     otlpHttpExporterFactory,
     otlphttpExporterFactory,
+    prometheusRemoteWriteExporterFactory,
     storeExporterFactory,
     apiKeyAuthExtensionFactory,
     fileStorageExtensionFactory,

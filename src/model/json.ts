@@ -54,3 +54,19 @@ export function bodyText(body: AnyValue): string {
   if (body === null) return '';
   return isAttributes(body) || Array.isArray(body) ? anyValueJson(body) : anyValueJson(body).replace(/^"|"$/g, '');
 }
+
+/** An attribute's value as the text of a label (Prometheus, Loki) or of Loki's structured metadata: text as itself, others as their JSON; undefined for none. */
+export function valueText(value: AnyValue | undefined): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+      return String(value);
+    case 'undefined':
+      return undefined;
+    default:
+      return value === null ? undefined : anyValueJson(value);
+  }
+}

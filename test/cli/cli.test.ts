@@ -59,6 +59,7 @@ describe('otelgate CLI', () => {
       ['nop', all('Beta')],
       ['otlp_http', all('Alpha')],
       ['otlphttp', all('Alpha')],
+      ['prometheusremotewrite', { metrics: 'Alpha' }],
       ['store', all('Alpha')],
     ]);
     expect((listing['extensions'] ?? []).map((c) => [c.name, c.stability])).toEqual([

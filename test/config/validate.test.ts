@@ -198,7 +198,7 @@ service:
 
   it('lists the valid types when nothing is close', () => {
     expect(problems('exporters: {zzzzzz: }\nservice: {pipelines: {logs: {receivers: [x], exporters: [y]}}}\n', builtinRegistry())).toContain(
-      '1:13: exporters.zzzzzz: unknown exporter type "zzzzzz". Valid exporter types: debug, loki, nop, otlp_http, otlphttp, store.',
+      '1:13: exporters.zzzzzz: unknown exporter type "zzzzzz". Valid exporter types: debug, loki, nop, otlp_http, otlphttp, prometheusremotewrite, store.',
     );
   });
 

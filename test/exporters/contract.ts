@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startBackend, type Backend, type BackendWire } from '../helpers/backend.js';
 import { waitUntil } from '../helpers/wait.js';
-import { FAST_RETRY, forwardingHead, send, startForwarder, stoppedAfterEach, workspace } from '../helpers/forwarder.js';
+import type { Signal } from '../../src/model/signal.js';
+import { FAST_RETRY, forwardingHead, send as sendLogs, startForwarder, stoppedAfterEach, workspace, type Answer, type Forwarder } from '../helpers/forwarder.js';
 
 export interface ContractSubject<R> {
   /** The exporter's type, as a config names it. */
@@ -18,14 +19,22 @@ export interface ContractSubject<R> {
   wire: BackendWire<R>;
   /** The exporter's settings that point it at the backend at `url`, as YAML lines (no indent). */
   settings(url: string): string[];
-  /** The messages (simple JSON `message`s sent by the test) that rows the backend read carry. */
+  /** The messages (simple JSON `message`s sent by the test, or what `send` makes of them) that rows the backend read carry. */
   messages(rows: readonly R[]): string[];
+  /** The pipeline it runs in: logs unless it says otherwise. */
+  signal?: Signal;
+  /** Sends these messages in one request to the forwarder, answered `accepted` when taken; default: simple JSON log records, 202. */
+  send?(forwarder: Forwarder, messages: readonly string[]): Promise<Answer>;
+  accepted?: number;
 }
 
 /** Runs the contract's tests, in a describe block of their own. */
 export function exporterContract<R>(subject: ContractSubject<R>): void {
   const { running, backends } = stoppedAfterEach();
   const exporter = `${subject.type}/b`;
+  const signal = subject.signal ?? 'logs';
+  const send = subject.send ?? sendLogs;
+  const accepted = subject.accepted ?? 202;
   /** What the backend answers a request it took. */
   const ok = subject.wire.success('protobuf').status;
 
@@ -39,7 +48,7 @@ ${lines.map((l) => `    ${l}`).join('\n')}
 service:
   extensions: [apikeyauth, file_storage]
   pipelines:
-    logs: {receivers: [ingest], exporters: [${exporter}]}
+    ${signal}: {receivers: [ingest], exporters: [${exporter}]}
 `;
   }
 
@@ -57,7 +66,7 @@ service:
   }
 
   /** The messages the backend answered 2xx, in the order they arrived. */
-  const bodies = (backend: Backend<R>): string[] => subject.messages(backend.delivered('logs'));
+  const bodies = (backend: Backend<R>): string[] => subject.messages(backend.delivered(signal));
 
   /** Every message of `sent` arrived at least once; prints how many came twice. */
   function expectAllArrived(backend: Backend<R>, sent: string[], what: string): void {
@@ -77,7 +86,7 @@ service:
       const until = performance.now() + 30_000;
       for (let i = 0; performance.now() < until; i++) {
         const batch = [`outage-${i}-a`, `outage-${i}-b`];
-        expect((await send(forwarder, batch)).status).toBe(202);
+        expect((await send(forwarder, batch)).status).toBe(accepted);
         sent.push(...batch);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
@@ -93,21 +102,21 @@ service:
       const ws = workspace('faults');
       const { dir, keysFile } = ws;
       const forwarder = await startForwarder(ws, configFor(dir, keysFile, backend.url, 'queue_size: 5\nnum_consumers: 1'), running);
-      const accepted: string[] = [];
+      const taken: string[] = [];
       const statuses: number[] = [];
       for (let i = 0; i < 12; i++) {
         const { status } = await send(forwarder, [`full-${i}`]);
         statuses.push(status);
-        if (status === 202) accepted.push(`full-${i}`);
+        if (status === accepted) taken.push(`full-${i}`);
       }
       // queue_size counts what is not yet delivered, the request a consumer holds in its retries included.
-      expect(statuses).toEqual([...Array(5).fill(202), ...Array(7).fill(503)]);
+      expect(statuses).toEqual([...Array(5).fill(accepted), ...Array(7).fill(503)]);
       await backend.start();
-      expect(await waitUntil(() => new Set(bodies(backend)).size === accepted.length)).toBe(true);
-      expectAllArrived(backend, accepted, 'full queue');
+      expect(await waitUntil(() => new Set(bodies(backend)).size === taken.length)).toBe(true);
+      expectAllArrived(backend, taken, 'full queue');
       expect(bodies(backend)[0]).toBe('full-0');
       // Room again: new records are taken.
-      expect((await send(forwarder, ['after'])).status).toBe(202);
+      expect((await send(forwarder, ['after'])).status).toBe(accepted);
       expect(await waitUntil(() => bodies(backend).includes('after'))).toBe(true);
     }, 60_000);
 
@@ -117,7 +126,7 @@ service:
       const { dir, keysFile } = ws;
       const config = configFor(dir, keysFile, backend.url).replace('max_elapsed_time: 0s', 'max_elapsed_time: 1s');
       const forwarder = await startForwarder(ws, config, running);
-      expect((await send(forwarder, ['late'])).status).toBe(202);
+      expect((await send(forwarder, ['late'])).status).toBe(accepted);
       const gaveUp = await forwarder.run.waitFor('Could not deliver a request yet');
       expect(gaveUp['reason']).toBe('max_elapsed_time');
       await backend.start();
@@ -134,7 +143,7 @@ service:
       const ws = workspace('faults');
       const { dir, keysFile } = ws;
       const forwarder = await startForwarder(ws, configFor(dir, keysFile, backend.url), running);
-      expect((await send(forwarder, ['throttled'])).status).toBe(202);
+      expect((await send(forwarder, ['throttled'])).status).toBe(accepted);
       expect(await waitUntil(() => bodies(backend).includes('throttled'))).toBe(true);
       expect(backend.received.map((r) => r.status)).toEqual([429, ok]);
       expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(2900);
@@ -147,12 +156,12 @@ service:
       const ws = workspace('faults');
       const { dir, keysFile } = ws;
       const forwarder = await startForwarder(ws, configFor(dir, keysFile, backend.url, 'num_consumers: 1'), running);
-      expect((await send(forwarder, ['poison', 'with it'])).status).toBe(202);
+      expect((await send(forwarder, ['poison', 'with it'])).status).toBe(accepted);
       const dropped = await forwarder.run.waitFor('refused a request for good');
       expect(dropped['items']).toBe(2);
       expect(dropped['status']).toBe(400);
       expect(String(dropped['message'])).toContain('bad data: field x');
-      expect((await send(forwarder, ['fine'])).status).toBe(202);
+      expect((await send(forwarder, ['fine'])).status).toBe(accepted);
       expect(await waitUntil(() => bodies(backend).includes('fine'))).toBe(true);
       expect(backend.received.map((r) => r.status)).toEqual([400, ok]);
     }, 60_000);
@@ -164,7 +173,7 @@ service:
       const config = configFor(dir, keysFile, backend.url);
       const first = await startForwarder(ws, config, running);
       const sent = Array.from({ length: 10 }, (_, i) => `sigterm-${i}`);
-      for (const message of sent) expect((await send(first, [message])).status).toBe(202);
+      for (const message of sent) expect((await send(first, [message])).status).toBe(accepted);
       expect(await first.run.stop()).toBe(0);
       await backend.start();
       await startForwarder(ws, config, running);
@@ -178,9 +187,9 @@ service:
       const config = configFor(ws.dir, ws.keysFile, backend.url).replace('      storage: file_storage\n', '      num_consumers: 10\n').replace(`\n  file_storage: {directory: ${join(ws.dir, 'queue')}}`, '').replace('[apikeyauth, file_storage]', '[apikeyauth]');
       expect(config).not.toContain('file_storage');
       const first = await startForwarder(ws, config, running, 1, ws.dir);
-      expect((await send(first, ['default-storage'])).status).toBe(202);
+      expect((await send(first, ['default-storage'])).status).toBe(accepted);
       expect(await first.run.stop()).toBe(0);
-      expect(readdirSync(join(ws.dir, 'data', 'queue'))).toEqual([`exporter_${subject.type}_b_logs`]);
+      expect(readdirSync(join(ws.dir, 'data', 'queue'))).toEqual([`exporter_${subject.type}_b_${signal}`]);
       await backend.start();
       await startForwarder(ws, config, running, 1, ws.dir);
       expect(await waitUntil(() => bodies(backend).includes('default-storage'))).toBe(true);
@@ -197,7 +206,7 @@ service:
       const sent: string[] = [];
       for (let i = 0; i < 200; i++) {
         const batch = [`kill-${i}-a`, `kill-${i}-b`, `kill-${i}-c`];
-        if ((await send(first, batch)).status === 202) sent.push(...batch);
+        if ((await send(first, batch)).status === accepted) sent.push(...batch);
         if (i === 150) first.run.kill();
         if (i >= 150) break;
       }

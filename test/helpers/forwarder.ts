@@ -118,6 +118,19 @@ export function send(forwarder: Forwarder, messages: readonly string[]): Promise
   });
 }
 
+/**
+ * Sends these messages as OTLP JSON metrics in one request: one gauge point each, at the present
+ * time, its attribute `m` the message; the status and Retry-After.
+ */
+export async function sendMetrics(forwarder: Pick<Forwarder, 'url' | 'key'>, messages: readonly string[]): Promise<Answer> {
+  const now = String(BigInt(Date.now()) * 1_000_000n);
+  const points = messages.map((m, i) => ({ timeUnixNano: now, asDouble: i, attributes: [{ key: 'm', value: { stringValue: m } }] }));
+  const body = { resourceMetrics: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'contract' } }] }, scopeMetrics: [{ metrics: [{ name: 'contract.gauge', gauge: { dataPoints: points } }] }] }] };
+  const response = await fetch(`${forwarder.url}/v1/metrics`, { method: 'POST', headers: { Authorization: `Bearer ${forwarder.key}`, 'Content-Type': 'application/json', Connection: 'close' }, body: JSON.stringify(body) });
+  await response.arrayBuffer();
+  return { status: response.status, retryAfter: response.headers.get('retry-after') ?? undefined };
+}
+
 /** The bodies of the log records the backend answered 2xx, in the order they arrived. */
 export const bodies = (backend: Backend): string[] => backend.delivered('logs').map((row) => (row as LogRow).body as string);
 

@@ -3,7 +3,7 @@
 // entries of each stream in time order. One request's rows are of one project (the helper
 // partitions by project), so one push never mixes tenants.
 import type { AnyValue, Attributes } from '../../model/anyvalue.js';
-import { anyValueJson } from '../../model/json.js';
+import { valueText } from '../../model/json.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { labelName } from '../helper/label-name.js';
@@ -47,22 +47,6 @@ interface AttributeLabel {
 function attributeLabels(setting: readonly string[] | Readonly<Record<string, string>>): AttributeLabel[] {
   const entries: [string, string][] = Array.isArray(setting) ? setting.map((name: string) => [name, labelName(name)]) : Object.entries(setting);
   return entries.map(([attribute, label]) => ({ attribute, label }));
-}
-
-/** An attribute's value as the text of a label or of structured metadata; undefined for none. */
-export function valueText(value: AnyValue | undefined): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return value;
-    case 'number':
-    case 'bigint':
-    case 'boolean':
-      return String(value);
-    case 'undefined':
-      return undefined;
-    default:
-      return value === null ? undefined : anyValueJson(value);
-  }
 }
 
 type WellFormed = string & { toWellFormed(): string };
