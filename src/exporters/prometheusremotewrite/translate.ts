@@ -64,34 +64,69 @@ export function formatFloat(x: number): string {
 
 const byName = (a: Label, b: Label): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
-/** Attributes as labels; two names that become one label join their values with ";" in the order of their keys, as the Collector does. */
-function attributeLabels(attributes: Attributes, into: Map<string, string>, keys?: (key: string) => boolean): void {
-  const names = Object.keys(attributes).sort();
-  for (const key of names) {
-    if (keys !== undefined && !keys(key)) continue;
+/**
+ * Attributes as labels, sorted by name; two keys that become one name give it both values joined
+ * by ";" in the order of the keys, as the Collector does. `keep` leaves keys out.
+ */
+function attributeLabels(attributes: Attributes, keep?: (key: string) => boolean): Label[] {
+  const pairs: [string, string, string][] = [];
+  for (const key in attributes) {
+    if (keep !== undefined && !keep(key)) continue;
     const value = valueText(attributes[key]);
-    if (value === undefined) continue;
-    const name = labelName(key);
-    const before = into.get(name);
-    into.set(name, before === undefined ? value : `${before};${value}`);
+    if (value !== undefined) pairs.push([labelName(key), value, key]);
   }
+  if (pairs.length < 2) return pairs.map(([name, value]) => [name, value]);
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
+  const labels: [string, string][] = [];
+  for (const [name, value] of pairs) {
+    const last = labels[labels.length - 1];
+    if (last !== undefined && last[0] === name) last[1] = `${last[1]};${value}`;
+    else labels.push([name, value]);
+  }
+  return labels;
+}
+
+/** `labels` (sorted) with `more` set over them, still sorted; `onlyIfAbsent` leaves a name that is there as it is. */
+function withLabels(labels: readonly Label[], more: readonly Label[], onlyIfAbsent = false): Label[] {
+  if (more.length === 0) return labels as Label[];
+  const out = new Map<string, string>(labels);
+  for (const [name, value] of more) if (!onlyIfAbsent || !out.has(name)) out.set(name, value);
+  return [...out].sort(byName);
+}
+
+/** The labels of one series: a point's labels with __name__ and the translation's le or quantile, which replaces a point attribute of that name; sorted. */
+function seriesLabels(base: readonly Label[], name: string, extra: Label | undefined): Label[] {
+  const labels: Label[] = extra === undefined ? [...base] : base.filter(([n]) => n !== extra[0]);
+  labels.push(['__name__', name]);
+  if (extra !== undefined) labels.push(extra);
+  return labels.sort(byName);
+}
+
+/** The series of one label set (a point's attributes and resource) by name and le or quantile. */
+interface PointSeries {
+  labels: Label[];
+  series: Map<string, Series>;
 }
 
 interface ResourceLabels {
   /** job and instance (and with resourceLabels every attribute), to put on each of its series. */
-  own: Map<string, string>;
-  /** target_info's labels but its name, when it has any attribute besides those that make job and instance. */
-  info: Map<string, string> | undefined;
+  own: readonly Label[];
+  /** target_info's labels but its name, sorted, when it has any attribute besides those that make job and instance. */
+  info: readonly Label[] | undefined;
 }
 
 export class Translator {
   private readonly names = new WeakMap<Metric, string>();
   private readonly resources = new WeakMap<Resource, ResourceLabels>();
 
-  constructor(private readonly options: TranslateOptions) {}
+  private readonly external: readonly Label[];
+
+  constructor(private readonly options: TranslateOptions) {
+    this.external = Object.entries(options.externalLabels);
+  }
 
   translate(rows: readonly DataPointRow[]): Translation {
-    const series = new Map<string, Series>();
+    const groups = new Map<string, PointSeries>();
     const dropped = new Map<DropReason, number>();
     const latest = new Map<Resource, number>();
     const drop = (reason: DropReason): void => void dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
@@ -113,46 +148,49 @@ export class Translator {
       }
       const timestampMs = Number(row.timeUnixNano / 1_000_000n);
       const stale = (row.flags & NO_RECORDED_VALUE) !== 0;
-      const base = this.baseLabels(row);
+      const group = this.group(row, groups);
       const name = this.name(metric);
-      const add = (suffix: string, value: number, extra?: Label): void => {
-        // le and quantile are the translation's: they replace a point attribute of that name.
-        const labels: Label[] = extra === undefined ? [...base] : base.filter(([n]) => n !== extra[0]);
-        labels.push(['__name__', name + suffix]);
-        if (extra !== undefined) labels.push(extra);
-        labels.sort(byName);
-        const key = labels.map(([n, v]) => `${n}\u0000${v}`).join('\u0001');
-        let found = series.get(key);
-        if (found === undefined) series.set(key, (found = { labels, samples: [] }));
-        found.samples.push({ value, timestampMs, stale });
-      };
       switch (row.kind) {
         case 'number':
-          add('', Number(row.value));
+          addSample(group, name, undefined, Number(row.value), timestampMs, stale);
           break;
         case 'histogram': {
+          const bucket = `${name}_bucket`;
           let cumulative = 0;
-          row.explicitBounds.forEach((bound, i) => {
+          for (let i = 0; i < row.explicitBounds.length; i++) {
             cumulative += row.bucketCounts[i] ?? 0;
-            add('_bucket', cumulative, ['le', formatFloat(bound)]);
-          });
-          add('_bucket', row.count, ['le', '+Inf']);
-          if (row.sum !== undefined) add('_sum', row.sum);
-          add('_count', row.count);
+            addSample(group, bucket, ['le', formatFloat(row.explicitBounds[i] as number)], cumulative, timestampMs, stale);
+          }
+          addSample(group, bucket, ['le', '+Inf'], row.count, timestampMs, stale);
+          if (row.sum !== undefined) addSample(group, `${name}_sum`, undefined, row.sum, timestampMs, stale);
+          addSample(group, `${name}_count`, undefined, row.count, timestampMs, stale);
           break;
         }
         case 'summary':
-          for (const { quantile, value } of row.quantiles) add('', value, ['quantile', formatFloat(quantile)]);
-          add('_sum', row.sum);
-          add('_count', row.count);
+          for (const { quantile, value } of row.quantiles) addSample(group, name, ['quantile', formatFloat(quantile)], value, timestampMs, stale);
+          addSample(group, `${name}_sum`, undefined, row.sum, timestampMs, stale);
+          addSample(group, `${name}_count`, undefined, row.count, timestampMs, stale);
           break;
       }
       latest.set(row.resource, Math.max(latest.get(row.resource) ?? 0, timestampMs));
     }
-    const out = [...series.values()];
+    const out: Series[] = [];
+    for (const group of groups.values()) for (const series of group.series.values()) out.push(series);
     if (this.options.targetInfo) out.push(...this.targetInfo(latest));
     for (const s of out) if (!inTimeOrder(s.samples)) s.samples.sort((a, b) => a.timestampMs - b.timestampMs);
     return { series: out, dropped };
+  }
+
+  /** The point's labels (its attributes, its resource's job and instance over them, then the external labels where no label of that name is), and their series so far. */
+  private group(row: DataPointRow, groups: Map<string, PointSeries>): PointSeries {
+    let labels = attributeLabels(row.attributes);
+    labels = withLabels(labels, this.resourceLabels(row.resource).own);
+    labels = withLabels(labels, this.external, true);
+    let key = '';
+    for (const [name, value] of labels) key += `${name}\u0000${value}\u0001`;
+    let group = groups.get(key);
+    if (group === undefined) groups.set(key, (group = { labels: labels.filter(([name]) => name !== '__name__'), series: new Map() }));
+    return group;
   }
 
   private name(metric: Metric): string {
@@ -165,34 +203,17 @@ export class Translator {
     let labels = this.resources.get(resource);
     if (labels !== undefined) return labels;
     const attributes = resource.attributes;
-    const own = new Map<string, string>();
     const service = valueText(attributes['service.name']);
     const namespace = valueText(attributes['service.namespace']);
     const instance = valueText(attributes['service.instance.id']);
-    const identity = new Map<string, string>();
-    if (service !== undefined) identity.set('job', namespace === undefined ? service : `${namespace}/${service}`);
-    if (instance !== undefined) identity.set('instance', instance);
-    if (this.options.resourceLabels) attributeLabels(attributes, own);
-    for (const [name, value] of identity) own.set(name, value);
+    const identity: Label[] = [];
+    if (service !== undefined) identity.push(['job', namespace === undefined ? service : `${namespace}/${service}`]);
+    if (instance !== undefined) identity.push(['instance', instance]);
+    const own = this.options.resourceLabels ? withLabels(attributeLabels(attributes), identity) : identity;
     const others = Object.keys(attributes).some((key) => !IDENTIFYING.has(key));
-    let info: Map<string, string> | undefined;
-    if (identity.size > 0 && others) {
-      info = new Map();
-      attributeLabels(attributes, info, (key) => !IDENTIFYING.has(key));
-      for (const [name, value] of identity) info.set(name, value);
-    }
+    const info = identity.length > 0 && others ? withLabels(attributeLabels(attributes, (key) => !IDENTIFYING.has(key)), identity) : undefined;
     this.resources.set(resource, (labels = { own, info }));
     return labels;
-  }
-
-  /** The point's attributes, its resource's job and instance over them, then the external labels where no label of that name is. */
-  private baseLabels(row: DataPointRow): Label[] {
-    const labels = new Map<string, string>();
-    attributeLabels(row.attributes, labels);
-    for (const [name, value] of this.resourceLabels(row.resource).own) labels.set(name, value);
-    for (const [name, value] of Object.entries(this.options.externalLabels)) if (!labels.has(name)) labels.set(name, value);
-    labels.delete('__name__');
-    return [...labels];
   }
 
   /** One target_info series per resource that has attributes besides job and instance: value 1, at the resource's latest point. */
@@ -201,9 +222,7 @@ export class Translator {
     for (const [resource, timestampMs] of latest) {
       const info = this.resourceLabels(resource).info;
       if (info === undefined) continue;
-      const labels: Label[] = [...info, ['__name__', 'target_info']];
-      for (const [name, value] of Object.entries(this.options.externalLabels)) if (!info.has(name)) labels.push([name, value]);
-      labels.sort(byName);
+      const labels = seriesLabels(withLabels(info, this.external, true), 'target_info', undefined);
       const key = labels.map(([n, v]) => `${n}\u0000${v}`).join('\u0001');
       const found = out.get(key);
       if (found === undefined) out.set(key, { labels, samples: [{ value: 1, timestampMs, stale: false }] });
@@ -211,6 +230,13 @@ export class Translator {
     }
     return [...out.values()];
   }
+}
+
+function addSample(group: PointSeries, name: string, extra: Label | undefined, value: number, timestampMs: number, stale: boolean): void {
+  const key = extra === undefined ? name : `${name}\u0000${extra[1]}`;
+  let series = group.series.get(key);
+  if (series === undefined) group.series.set(key, (series = { labels: seriesLabels(group.labels, name, extra), samples: [] }));
+  series.samples.push({ value, timestampMs, stale });
 }
 
 function inTimeOrder(samples: readonly Sample[]): boolean {
