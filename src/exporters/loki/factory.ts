@@ -2,12 +2,8 @@
 // (or JSON), behind the durable sending queue of the exporter helper.
 import type { LogRow } from '../../model/logs.js';
 import type { ExporterFactory } from '../../runtime/component.js';
-import { deliver } from '../helper/deliver.js';
-import type { HttpSender } from '../helper/http-sender.js';
-import { remoteExporter } from '../helper/queued-exporter.js';
+import { httpExporter } from '../helper/http-exporter.js';
 import { snappyBlock } from '../helper/snappy.js';
-import { retryPolicy } from '../helper/retry-settings.js';
-import { tenancy } from '../helper/tenancy.js';
 import { lokiSchema, pushUrl, validateLoki } from './config.js';
 import { mergePushes, readPushes } from './queued.js';
 import { jsonPush, pushRequest } from './push.js';
@@ -22,8 +18,6 @@ export const lokiExporterFactory: ExporterFactory<typeof lokiSchema> = {
   schema: lokiSchema,
   validate: validateLoki,
   create(config, ctx) {
-    const policy = retryPolicy(config.retry_on_failure);
-    const tenants = tenancy(config);
     const builder = new StreamBuilder(config);
     const url = pushUrl(config.endpoint as string);
     const protobuf = config.encoding === 'proto';
@@ -32,36 +26,17 @@ export const lokiExporterFactory: ExporterFactory<typeof lokiSchema> = {
           description: 'Log records of pushes Loki refused for good (400), by the reason its message names first',
         })
       : undefined;
-    let sender: HttpSender | undefined;
-    return remoteExporter({
+    return httpExporter({
       ctx,
-      queueId: ctx.id,
-      queue: config.sending_queue,
-      partitionBy: tenants.partitionBy,
-      retryPauseMs: Math.max(policy.maxIntervalMs, 1000),
+      config,
       // Pushes are made once, from the rows the receiver decoded, and queued as PushRequests:
       // decoding OTLP again at every push cost a third of forwarding's CPU.
       encode: (batch) => pushRequest(builder.streams(batch.rows as readonly LogRow[], batch.receivedUnixNano)),
       merge: mergePushes,
-      async start() {
-        // Loaded here, as otlp_http loads it: only a config with a remote exporter pays for undici.
-        const { createHttpSender } = await import('../helper/http-sender.js');
-        sender = createHttpSender(config);
-      },
-      async push(out, signal, recovered) {
-        if (sender === undefined) throw new Error('loki pushed before start');
-        const request = { url, headers: tenants.headers(out), ...(protobuf ? { body: snappyBlock(out.payload), contentType: 'application/x-protobuf' } : { body: jsonPush(readPushes([out.payload])), contentType: 'application/json' }) };
-        const result = await deliver(sender, request, policy, {
-          signal,
-          recovered,
-          onRetry: (event) => ctx.logger.info({ project: out.project, attempt: event.attempt, retry_in_ms: event.delayMs, message: event.outcome.message }, 'Exporting failed; will retry'),
-        });
+      async push(out, send) {
+        const result = await send({ url, ...(protobuf ? { body: snappyBlock(out.payload), contentType: 'application/x-protobuf' } : { body: jsonPush(readPushes([out.payload])), contentType: 'application/json' }) });
         if (result.kind === 'permanent') refused?.add(out.items, { exporter: ctx.id, reason: refusalReason(result.outcome.backendMessage ?? result.outcome.message) });
         return result;
-      },
-      async shutdown() {
-        await sender?.close();
-        sender = undefined;
       },
     });
   },

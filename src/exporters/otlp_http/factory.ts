@@ -5,12 +5,9 @@ import type { Signal } from '../../model/signal.js';
 import { decodeOtlp } from '../../otlp/decode.js';
 import { encodeOtlp } from '../../otlp/encode.js';
 import type { ComponentContext, ExporterFactory } from '../../runtime/component.js';
-import { deliver } from '../helper/deliver.js';
-import type { HttpSender } from '../helper/http-sender.js';
 import { joinUrl } from '../helper/http-settings.js';
-import { remoteExporter, type Outgoing } from '../helper/queued-exporter.js';
-import { retryPolicy } from '../helper/retry-settings.js';
-import { tenancy } from '../helper/tenancy.js';
+import { httpExporter } from '../helper/http-exporter.js';
+import type { Outgoing } from '../helper/queued-exporter.js';
 import { otlpHttpSchema, validateOtlpHttp, type OtlpHttpConfig } from './config.js';
 
 const PATHS: Record<Signal, string> = { logs: '/v1/logs', traces: '/v1/traces', metrics: '/v1/metrics' };
@@ -44,35 +41,12 @@ export const otlpHttpExporterFactory: ExporterFactory<typeof otlpHttpSchema> = {
   schema: otlpHttpSchema,
   validate: validateOtlpHttp,
   create(config, ctx) {
-    const policy = retryPolicy(config.retry_on_failure);
-    const tenants = tenancy(config);
-    let sender: HttpSender | undefined;
-    return remoteExporter({
+    return httpExporter({
       ctx,
+      config,
       queueId: ctx.id.replace(/^otlphttp(?=\/|$)/, 'otlp_http'),
-      queue: config.sending_queue,
-      partitionBy: tenants.partitionBy,
-      retryPauseMs: Math.max(policy.maxIntervalMs, 1000),
-      async start() {
-        checkUrls(config, ctx);
-        // Loaded here, not with the components: undici brings Node's own copy of it along (15 MB of
-        // RSS, src/runtime/http.ts), which only a config with a remote exporter should pay for.
-        const { createHttpSender } = await import('../helper/http-sender.js');
-        sender = createHttpSender(config);
-      },
-      push(out, signal, recovered) {
-        if (sender === undefined) throw new Error('otlp_http pushed before start');
-        const request = { url: signalUrl(config, out.signal) as string, ...body(config, out), headers: tenants.headers(out) };
-        return deliver(sender, request, policy, {
-          signal,
-          recovered,
-          onRetry: (event) => ctx.logger.info({ signal: out.signal, project: out.project, attempt: event.attempt, retry_in_ms: event.delayMs, message: event.outcome.message }, 'Exporting failed; will retry'),
-        });
-      },
-      async shutdown() {
-        await sender?.close();
-        sender = undefined;
-      },
+      check: () => checkUrls(config, ctx),
+      push: (out, send) => send({ url: signalUrl(config, out.signal) as string, ...body(config, out) }),
     });
   },
 };

@@ -4,13 +4,9 @@
 import type { DataPointRow } from '../../model/metrics.js';
 import { decodeOtlp } from '../../otlp/decode.js';
 import type { ExporterFactory } from '../../runtime/component.js';
-import { deliver } from '../helper/deliver.js';
-import type { HttpSender } from '../helper/http-sender.js';
-import { remoteExporter } from '../helper/queued-exporter.js';
+import { httpExporter } from '../helper/http-exporter.js';
 import type { RetryResult } from '../helper/retry.js';
-import { retryPolicy } from '../helper/retry-settings.js';
 import { snappyBlock } from '../helper/snappy.js';
-import { tenancy } from '../helper/tenancy.js';
 import { prometheusRemoteWriteSchema, validatePrometheusRemoteWrite } from './config.js';
 import { Translator, type DropReason } from './translate.js';
 import { writeRequests } from './write.js';
@@ -29,8 +25,6 @@ export const prometheusRemoteWriteExporterFactory: ExporterFactory<typeof promet
   schema: prometheusRemoteWriteSchema,
   validate: validatePrometheusRemoteWrite,
   create(config, ctx) {
-    const policy = retryPolicy(config.retry_on_failure);
-    const tenants = tenancy(config);
     const translator = new Translator({
       namespace: config.namespace,
       addSuffixes: config.add_metric_suffixes,
@@ -45,20 +39,10 @@ export const prometheusRemoteWriteExporterFactory: ExporterFactory<typeof promet
         })
       : undefined;
     const warned = new Set<DropReason>();
-    let sender: HttpSender | undefined;
-    return remoteExporter({
+    return httpExporter({
       ctx,
-      queueId: ctx.id,
-      queue: config.sending_queue,
-      partitionBy: tenants.partitionBy,
-      retryPauseMs: Math.max(policy.maxIntervalMs, 1000),
-      async start() {
-        // Loaded here, as otlp_http loads it: only a config with a remote exporter pays for undici.
-        const { createHttpSender } = await import('../helper/http-sender.js');
-        sender = createHttpSender(config);
-      },
-      async push(out, signal, recovered) {
-        if (sender === undefined) throw new Error('prometheusremotewrite pushed before start');
+      config,
+      async push(out, send) {
         const payload = Buffer.from(out.payload.buffer, out.payload.byteOffset, out.payload.byteLength);
         const { series, dropped } = translator.translate(decodeOtlp('metrics', 'protobuf', payload).rows as readonly DataPointRow[]);
         for (const [reason, points] of dropped) {
@@ -67,25 +51,16 @@ export const prometheusRemoteWriteExporterFactory: ExporterFactory<typeof promet
           warned.add(reason);
           ctx.logger.warn({ reason, data_points: points }, 'Data points that remote write cannot carry are left out (counted in otelgate_exporter_prometheusremotewrite_dropped_data_points; logged once per reason)');
         }
-        const headers = { ...tenants.headers(out), ...PROTOCOL_HEADERS };
         let result: RetryResult = NOTHING_TO_SEND;
         let refused: RetryResult | undefined;
         // In order, each with its retries. Once one can't be delivered yet the push goes back to the
         // queue whole: what went before is sent again, which Prometheus takes as the same samples.
         for (const body of writeRequests(series, config.max_batch_size_bytes)) {
-          result = await deliver(sender, { url, body: snappyBlock(body), contentType: 'application/x-protobuf', headers }, policy, {
-            signal,
-            recovered,
-            onRetry: (event) => ctx.logger.info({ project: out.project, attempt: event.attempt, retry_in_ms: event.delayMs, message: event.outcome.message }, 'Exporting failed; will retry'),
-          });
+          result = await send({ url, body: snappyBlock(body), contentType: 'application/x-protobuf', headers: PROTOCOL_HEADERS });
           if (result.kind === 'permanent') refused ??= result;
           else if (result.kind !== 'success') return result;
         }
         return refused ?? result;
-      },
-      async shutdown() {
-        await sender?.close();
-        sender = undefined;
       },
     });
   },
