@@ -1,16 +1,14 @@
 // The shipped pipelines that forward (pipelines/gateway.yaml, pipelines/sidecar-prometheus.yaml)
 // as a user runs them, but off the fixed ports and out of ./data, with stand-in backends that read
 // what Tempo, Loki and Prometheus read: each signal reaches its backend as the project's tenant.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SpanRow } from '../src/model/traces.js';
 import { startBackend, type Backend } from './helpers/backend.js';
-import { RunningCli } from './helpers/cli.js';
+import type { RunningCli } from './helpers/cli.js';
 import { sendMetrics } from './helpers/forwarder.js';
 import { lokiWire } from './helpers/loki.js';
 import { otlpJsonToProtobuf } from './helpers/otlp.js';
+import { runShipped } from './helpers/pipeline.js';
 import { REMOTE_WRITE_PATH, remoteWriteWire } from './helpers/remote-write.js';
 import { waitUntil } from './helpers/wait.js';
 
@@ -21,31 +19,13 @@ afterEach(async () => {
   for (const backend of backends.splice(0)) await backend.stop();
 });
 
-/** Runs a shipped pipeline with its ports and files moved; resolves with its ingest URL and the key it printed. */
-async function run(pipeline: string, env: Record<string, string>): Promise<{ url: string; key: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'otelgate-pipeline-'));
-  const override = join(dir, 'override.yaml');
-  const store = pipeline.includes('sidecar') ? `exporters: {store: {path: ${dir}/otelgate.db}}\n` : '';
-  writeFileSync(
-    override,
-    `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}, health_check: {endpoint: "127.0.0.1:0"}, file_storage: {directory: ${dir}/queue}}\n` +
-      `receivers: {ingest: {endpoint: "127.0.0.1:0"}}\n${store}` +
-      'service: {telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}}\n',
-  );
-  const cli = new RunningCli(['--config', `pipelines/${pipeline}`, '--config', override], { env });
-  running.push(cli);
-  const started = await cli.waitFor('Starting HTTP server');
-  await cli.waitFor('Everything is ready');
-  return { url: `http://${String(started['endpoint'])}`, key: await cli.printedKey() };
-}
-
 describe('pipelines/gateway.yaml', () => {
   it('sends traces to Tempo, logs to Loki and metrics to Prometheus, each as the project\'s tenant', async () => {
     const tempo = await startBackend();
     const loki = await startBackend(lokiWire);
     const mimir = await startBackend(remoteWriteWire);
     backends.push(tempo, loki, mimir);
-    const gateway = await run('gateway.yaml', { OTELGATE_TEMPO_ENDPOINT: tempo.url, OTELGATE_LOKI_ENDPOINT: loki.url, OTELGATE_PROMETHEUS_ENDPOINT: `${mimir.url}${REMOTE_WRITE_PATH}` });
+    const gateway = await runShipped('gateway.yaml', { OTELGATE_TEMPO_ENDPOINT: tempo.url, OTELGATE_LOKI_ENDPOINT: loki.url, OTELGATE_PROMETHEUS_ENDPOINT: `${mimir.url}${REMOTE_WRITE_PATH}` }, running);
     const headers = { Authorization: `Bearer ${gateway.key}` };
     const log = await fetch(`${gateway.url}/api/v1/ingest`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'to loki', service: 'web' }) });
     expect(log.status).toBe(202);
@@ -64,7 +44,7 @@ describe('pipelines/sidecar-prometheus.yaml', () => {
   it('stores metrics and sends them by remote write to OTELGATE_PROMETHEUS_ENDPOINT', async () => {
     const prometheus = await startBackend(remoteWriteWire);
     backends.push(prometheus);
-    const sidecar = await run('sidecar-prometheus.yaml', { OTELGATE_PROMETHEUS_ENDPOINT: `${prometheus.url}${REMOTE_WRITE_PATH}` });
+    const sidecar = await runShipped('sidecar-prometheus.yaml', { OTELGATE_PROMETHEUS_ENDPOINT: `${prometheus.url}${REMOTE_WRITE_PATH}` }, running);
     expect((await sendMetrics(sidecar, ['stored and sent'])).status).toBe(200);
     expect(await waitUntil(() => prometheus.delivered('metrics').some((s) => s.labels['m'] === 'stored and sent'))).toBe(true);
     const read = await fetch(`${sidecar.url}/api/v1/query/metrics`, { headers: { Authorization: `Bearer ${sidecar.key}` } });

@@ -1,37 +1,23 @@
 // The shipped Loki sidecar pipeline (pipelines/sidecar-loki.yaml) as a user runs it, but off the
 // fixed ports and out of ./data: logs are stored and pushed to Loki as the project's tenant.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackend, type Backend } from '../../helpers/backend.js';
-import { RunningCli } from '../../helpers/cli.js';
+import type { RunningCli } from '../../helpers/cli.js';
 import { lokiWire, type LokiRecord } from '../../helpers/loki.js';
+import { runShipped } from '../../helpers/pipeline.js';
 import { waitUntil } from '../../helpers/wait.js';
 
-let run: RunningCli | undefined;
+const running: RunningCli[] = [];
 let loki: Backend<LokiRecord> | undefined;
 afterAll(async () => {
-  await run?.stop();
+  for (const run of running) await run.stop();
   await loki?.stop();
 });
 
 describe('pipelines/sidecar-loki.yaml', () => {
   it('stores and pushes logs to OTELGATE_LOKI_ENDPOINT, with the project in X-Scope-OrgID', async () => {
     loki = await startBackend(lokiWire);
-    const dir = mkdtempSync(join(tmpdir(), 'otelgate-sidecar-loki-'));
-    const override = join(dir, 'override.yaml');
-    writeFileSync(
-      override,
-      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}, health_check: {endpoint: "127.0.0.1:0"}, file_storage: {directory: ${dir}/queue}}\n` +
-        `receivers: {ingest: {endpoint: "127.0.0.1:0"}}\nexporters: {store: {path: ${dir}/otelgate.db}}\n` +
-        'service: {telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}}\n',
-    );
-    run = new RunningCli(['--config', 'pipelines/sidecar-loki.yaml', '--config', override], { env: { OTELGATE_LOKI_ENDPOINT: loki.url } });
-    const started = await run.waitFor('Starting HTTP server');
-    await run.waitFor('Everything is ready');
-    const key = await run.printedKey();
-    const url = `http://${String(started['endpoint'])}`;
+    const { url, key } = await runShipped('sidecar-loki.yaml', { OTELGATE_LOKI_ENDPOINT: loki.url }, running);
     const response = await fetch(`${url}/api/v1/ingest`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
