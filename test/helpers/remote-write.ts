@@ -13,6 +13,8 @@ const WriteRequest = root.lookupType('prometheus.WriteRequest');
 /** One series as Prometheus would append it. */
 export interface SeriesRecord {
   labels: Record<string, string>;
+  /** The label names in the order they came: remote write requires them sorted. */
+  order: string[];
   samples: { value: number; timestampMs: number }[];
 }
 
@@ -30,6 +32,7 @@ export const remoteWriteWire: BackendWire<SeriesRecord> = {
     const request = WriteRequest.toObject(WriteRequest.decode(snappyjs.uncompress(body)), { longs: String }) as { timeseries?: ProtoSeries[] };
     const rows = (request.timeseries ?? []).map((series) => ({
       labels: Object.fromEntries((series.labels ?? []).map((l) => [l.name, l.value])),
+      order: (series.labels ?? []).map((l) => l.name),
       samples: (series.samples ?? []).map((s) => ({ value: s.value ?? 0, timestampMs: Number(s.timestamp ?? '0') })),
     }));
     return { signal: 'metrics', encoding: 'protobuf', rows };

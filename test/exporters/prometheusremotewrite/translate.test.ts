@@ -24,11 +24,13 @@ function translated(rows: readonly DataPointRow[], options: Partial<TranslateOpt
 }
 
 const named = (read: readonly SeriesRecord[], name: string) => read.filter((s) => s.labels['__name__'] === name);
+/** A series without its label order, which a test of its own checks. */
+const plain = (read: readonly SeriesRecord[]) => read.map(({ labels, samples }) => ({ labels, samples }));
 
 describe('OTLP metrics → Prometheus series', () => {
   it('writes a gauge as samples with the point\'s attributes, job and instance', () => {
     const { read } = translated([{ ...base(metric('queue.depth', 'gauge', { unit: '{job}' })), kind: 'number', value: 7 }]);
-    expect(named(read, 'queue_depth')).toEqual([{ labels: { __name__: 'queue_depth', instance: 'pod-1', job: 'shop/checkout', route: '/pay' }, samples: [{ value: 7, timestampMs: NOW_MS }] }]);
+    expect(plain(named(read, 'queue_depth'))).toEqual([{ labels: { __name__: 'queue_depth', instance: 'pod-1', job: 'shop/checkout', route: '/pay' }, samples: [{ value: 7, timestampMs: NOW_MS }] }]);
   });
 
   it('writes a monotonic cumulative sum as a counter with _total, an int64 as its number, and a non-monotonic one as a gauge', () => {
@@ -74,8 +76,18 @@ describe('OTLP metrics → Prometheus series', () => {
       { ...base(g, NOW_MS - 1000), kind: 'number', value: 1 },
       { ...base(g, NOW_MS), kind: 'number', value: 2 },
     ]);
-    expect(named(read, 'target_info')).toEqual([{ labels: { __name__: 'target_info', host_name: 'web-1', instance: 'pod-1', job: 'shop/checkout' }, samples: [{ value: 1, timestampMs: NOW_MS }] }]);
+    expect(plain(named(read, 'target_info'))).toEqual([{ labels: { __name__: 'target_info', host_name: 'web-1', instance: 'pod-1', job: 'shop/checkout' }, samples: [{ value: 1, timestampMs: NOW_MS }] }]);
     expect(named(translated([{ ...base(g), kind: 'number', value: 1 }], { targetInfo: false }).read, 'target_info')).toEqual([]);
+  });
+
+  it('writes every series\' labels sorted by name, as remote write requires, __name__, le and resource labels among them', () => {
+    const h = metric('latency', 'histogram', { temporality: 2 });
+    const { read } = translated([{ ...base(h, NOW_MS, attrs({ zone: 'z', Upper: 'u', alpha: 'a', le: 'theirs' })), kind: 'histogram', count: 1, sum: 1, min: undefined, max: undefined, bucketCounts: [1, 0], explicitBounds: [5] }]);
+    expect(read.length).toBe(5);
+    for (const series of read) expect(series.order).toEqual([...series.order].sort());
+    expect(named(read, 'latency_bucket')[0]?.order).toEqual(['Upper', '__name__', 'alpha', 'instance', 'job', 'le', 'zone']);
+    expect(named(read, 'latency_bucket').map((s) => s.labels['le'])).toEqual(['5', '+Inf']);
+    expect(named(read, 'latency_sum')[0]?.labels['le']).toBe('theirs');
   });
 
   it('puts the samples of a series in time order', () => {
