@@ -5,7 +5,7 @@
 import Type, { type Static } from 'typebox';
 import type { SettingsProblem } from '../../runtime/component.js';
 import { httpClientProperties, validateHttpClient } from '../helper/http-settings.js';
-import { sendingQueueSchema, validateSendingQueue } from '../helper/queue-settings.js';
+import { sendingQueueSchema, validateSendingQueue, type SendingQueueConfig } from '../helper/queue-settings.js';
 import { retryOnFailureSchema, validateRetryOnFailure } from '../helper/retry-settings.js';
 import { tenancyProperties, validateTenancy } from '../helper/tenancy.js';
 
@@ -23,6 +23,16 @@ export const prometheusRemoteWriteSchema = Type.Object(
     ...tenancyProperties,
     retry_on_failure: retryOnFailureSchema,
     sending_queue: sendingQueueSchema,
+    remote_write_queue: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(Type.Boolean({ description: 'sending_queue.enabled' })),
+          queue_size: Type.Optional(Type.Integer({ minimum: 1, description: 'sending_queue.queue_size' })),
+          num_consumers: Type.Optional(Type.Integer({ minimum: 1, description: 'sending_queue.num_consumers' })),
+        },
+        { additionalProperties: false, description: 'The Collector\'s queue settings of this exporter, accepted so that its configs load: what they set is set in sending_queue, which stays on disk unless its storage says otherwise.' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -32,7 +42,7 @@ export type PrometheusRemoteWriteConfig = Static<typeof prometheusRemoteWriteSch
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 export function validatePrometheusRemoteWrite(config: PrometheusRemoteWriteConfig): SettingsProblem[] {
-  const problems = [...validateHttpClient(config), ...validateRetryOnFailure(config.retry_on_failure), ...validateSendingQueue(config.sending_queue), ...validateTenancy(config)];
+  const problems = [...validateHttpClient(config), ...validateRetryOnFailure(config.retry_on_failure), ...validateSendingQueue(effectiveQueue(config)), ...validateTenancy(config)];
   if (config.endpoint === undefined) problems.push({ path: [], message: 'set endpoint: the remote-write URL (http://prometheus:9090/api/v1/write, http://mimir:8080/api/v1/push)' });
   if (config.compression !== 'none') problems.push({ path: ['compression'], message: 'remote-write bodies are snappy-compressed, as the protocol requires: remove compression' });
   if (config.namespace !== '' && !LABEL_NAME.test(config.namespace)) problems.push({ path: ['namespace'], message: `"${config.namespace}" is not a metric name prefix Prometheus takes (letters, digits and _, not starting with a digit)` });
@@ -40,4 +50,16 @@ export function validatePrometheusRemoteWrite(config: PrometheusRemoteWriteConfi
     if (!LABEL_NAME.test(name) || name.startsWith('__')) problems.push({ path: ['external_labels', name], message: `"${name}" is not a label name Prometheus takes (letters, digits and _, not starting with a digit or __)` });
   }
   return problems;
+}
+
+/** sending_queue with what a Collector config's remote_write_queue sets over it. */
+export function effectiveQueue(config: PrometheusRemoteWriteConfig): SendingQueueConfig {
+  const legacy = config.remote_write_queue;
+  if (legacy === undefined) return config.sending_queue;
+  return {
+    ...config.sending_queue,
+    ...(legacy.enabled === undefined ? {} : { enabled: legacy.enabled }),
+    ...(legacy.queue_size === undefined ? {} : { queue_size: legacy.queue_size }),
+    ...(legacy.num_consumers === undefined ? {} : { num_consumers: legacy.num_consumers }),
+  };
 }

@@ -7,7 +7,7 @@ import type { ExporterFactory } from '../../runtime/component.js';
 import { httpExporter } from '../helper/http-exporter.js';
 import type { RetryResult } from '../helper/retry.js';
 import { snappyBlock } from '../helper/snappy.js';
-import { prometheusRemoteWriteSchema, validatePrometheusRemoteWrite } from './config.js';
+import { effectiveQueue, prometheusRemoteWriteSchema, validatePrometheusRemoteWrite } from './config.js';
 import { Translator, type DropReason } from './translate.js';
 import { writeRequests } from './write.js';
 
@@ -41,7 +41,7 @@ export const prometheusRemoteWriteExporterFactory: ExporterFactory<typeof promet
     const warned = new Set<DropReason>();
     return httpExporter({
       ctx,
-      config,
+      config: { ...config, sending_queue: effectiveQueue(config) },
       async push(out, send) {
         const payload = Buffer.from(out.payload.buffer, out.payload.byteOffset, out.payload.byteLength);
         const { series, dropped } = translator.translate(decodeOtlp('metrics', 'protobuf', payload).rows as readonly DataPointRow[]);
