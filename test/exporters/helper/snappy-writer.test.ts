@@ -1,0 +1,99 @@
+// The Snappy writer against Snappy decoders: a strict one (Go's rules, which Prometheus and Loki
+// decode with) and snappyjs, over random mixes of literals and copies.
+import fc from 'fast-check';
+import snappyjs from 'snappyjs';
+import { describe, expect, it } from 'vitest';
+import { joinBlocks, SnappyWriter } from '../../../src/exporters/helper/snappy-writer.js';
+import { snappyDecodeStrict } from '../../helpers/snappy-decode.js';
+
+type Step = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'varint'; n: number } | { kind: 'double'; x: number } | { kind: 'copy'; distance: number; length: number };
+
+/** Sizes at the edges of the format's forms: literal lengths in the tag, in one byte, in two; copies in one byte of offset, two, four. */
+const edge = (...sizes: number[]): fc.Arbitrary<number> => fc.constantFrom(...sizes.flatMap((n) => [n - 1, n, n + 1]));
+const literalLength = fc.oneof(fc.integer({ min: 0, max: 80 }), edge(60, 256, 65536));
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant('bytes' as const), bytes: literalLength.chain((n) => fc.uint8Array({ minLength: n, maxLength: n })) }),
+  fc.record({ kind: fc.constant('varint' as const), n: fc.oneof(fc.nat(300), fc.maxSafeNat()) }),
+  fc.record({ kind: fc.constant('double' as const), x: fc.double() }),
+  fc.record({ kind: fc.constant('copy' as const), distance: fc.oneof(fc.integer({ min: 1, max: 100 }), edge(2048, 65536)), length: fc.oneof(fc.integer({ min: 1, max: 12 }), edge(64, 128)) }),
+);
+
+/** Writes the steps; returns the block and the bytes it must decompress to. */
+function written(w: SnappyWriter, steps: readonly Step[]): { block: Buffer; expected: Buffer } {
+  const expected: number[] = [];
+  const scratch = Buffer.alloc(10);
+  for (const s of steps) {
+    switch (s.kind) {
+      case 'bytes':
+        w.bytes(s.bytes);
+        expected.push(...s.bytes);
+        break;
+      case 'varint': {
+        w.varint(s.n);
+        let n = s.n;
+        while (n > 0x7f) {
+          expected.push((n % 128) | 0x80);
+          n = Math.floor(n / 128);
+        }
+        expected.push(n);
+        break;
+      }
+      case 'double':
+        w.double(s.x);
+        scratch.writeDoubleLE(s.x);
+        expected.push(...scratch.subarray(0, 8));
+        break;
+      case 'copy': {
+        if (expected.length === 0) break;
+        const from = expected.length - Math.min(s.distance, expected.length);
+        const length = Math.min(s.length, expected.length - from);
+        w.copy(from, length);
+        expected.push(...expected.slice(from, from + length));
+        break;
+      }
+    }
+    expect(w.length).toBe(expected.length);
+  }
+  return { block: w.block(), expected: Buffer.from(expected) };
+}
+
+describe('SnappyWriter', () => {
+  it('writes blocks that Go\'s rules and snappyjs decompress to the bytes written, literals of every length and copies of every distance', () => {
+    const w = new SnappyWriter();
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        w.start();
+        const { block, expected } = written(w, steps);
+        expect(snappyDecodeStrict(block).equals(expected)).toBe(true);
+        expect(Buffer.from(snappyjs.uncompress(block)).equals(expected)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('joins blocks into one that decompresses to theirs back to back', () => {
+    const w = new SnappyWriter();
+    fc.assert(
+      fc.property(fc.array(fc.array(step, { maxLength: 12 }), { minLength: 1, maxLength: 5 }), (blocks) => {
+        const made = blocks.map((steps) => {
+          w.start();
+          return written(w, steps);
+        });
+        const joined = joinBlocks(made.map((m) => m.block));
+        expect(snappyDecodeStrict(joined).equals(Buffer.concat(made.map((m) => m.expected)))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('writes a run of copies from one distance as one copy, and a copy near its source in two bytes', () => {
+    const w = new SnappyWriter();
+    w.start();
+    w.bytes(Buffer.from('abcdefgh'));
+    w.copy(0, 4);
+    w.copy(4, 4);
+    const block = w.block();
+    // Length 16, one literal of 8 (tag + 8 bytes), one copy of 8 at offset 8 (2 bytes).
+    expect([...block]).toEqual([16, 7 << 2, ...Buffer.from('abcdefgh'), 1 | ((8 - 4) << 2), 8]);
+  });
+});
