@@ -2,14 +2,12 @@
 // (snappy protobuf WriteRequests) to Prometheus, Mimir, Cortex or Thanos, behind the durable
 // sending queue of the exporter helper.
 import type { DataPointRow } from '../../model/metrics.js';
-import { decodeOtlp } from '../../otlp/decode.js';
 import type { ExporterFactory } from '../../runtime/component.js';
 import { httpExporter } from '../helper/http-exporter.js';
 import type { RetryResult } from '../helper/retry.js';
-import { snappyBlock } from '../helper/snappy.js';
 import { effectiveQueue, prometheusRemoteWriteSchema, validatePrometheusRemoteWrite } from './config.js';
-import { Translator, type DropReason } from './translate.js';
-import { writeRequests } from './write.js';
+import { RemoteWriteEncoder, requestBodies } from './encode.js';
+import type { DropReason } from './translate.js';
 
 /** The headers remote write 1.0 requires, over any configured: the protocol's, not the user's. */
 const PROTOCOL_HEADERS = { 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0' };
@@ -25,13 +23,16 @@ export const prometheusRemoteWriteExporterFactory: ExporterFactory<typeof promet
   schema: prometheusRemoteWriteSchema,
   validate: validatePrometheusRemoteWrite,
   create(config, ctx) {
-    const translator = new Translator({
-      namespace: config.namespace,
-      addSuffixes: config.add_metric_suffixes,
-      externalLabels: config.external_labels,
-      resourceLabels: config.resource_to_telemetry_conversion.enabled,
-      targetInfo: config.target_info.enabled,
-    });
+    const encoder = new RemoteWriteEncoder(
+      {
+        namespace: config.namespace,
+        addSuffixes: config.add_metric_suffixes,
+        externalLabels: config.external_labels,
+        resourceLabels: config.resource_to_telemetry_conversion.enabled,
+        targetInfo: config.target_info.enabled,
+      },
+      config.max_batch_size_bytes,
+    );
     const url = config.endpoint as string;
     const droppedCounter = ctx.telemetry.enabled('basic')
       ? ctx.telemetry.meter('otelgate/exporter').createCounter('otelgate_exporter_prometheusremotewrite_dropped_data_points', {
@@ -42,21 +43,24 @@ export const prometheusRemoteWriteExporterFactory: ExporterFactory<typeof promet
     return httpExporter({
       ctx,
       config: { ...config, sending_queue: effectiveQueue(config) },
-      async push(out, send) {
-        const payload = Buffer.from(out.payload.buffer, out.payload.byteOffset, out.payload.byteLength);
-        const { series, dropped } = translator.translate(decodeOtlp('metrics', 'protobuf', payload).rows as readonly DataPointRow[]);
+      // Translated and compressed as the batch is queued: the queue holds the requests' Snappy blocks.
+      encode(batch) {
+        const { payload, dropped } = encoder.encode(batch.rows as readonly DataPointRow[]);
         for (const [reason, points] of dropped) {
           droppedCounter?.add(points, { exporter: ctx.id, reason });
           if (warned.has(reason)) continue;
           warned.add(reason);
           ctx.logger.warn({ reason, data_points: points }, 'Data points that remote write cannot carry are left out (counted in otelgate_exporter_prometheusremotewrite_dropped_data_points; logged once per reason)');
         }
+        return payload;
+      },
+      async push(out, send) {
         let result: RetryResult = NOTHING_TO_SEND;
         let refused: RetryResult | undefined;
         // In order, each with its retries. Once one can't be delivered yet the push goes back to the
         // queue whole: what went before is sent again, which Prometheus takes as the same samples.
-        for (const body of writeRequests(series, config.max_batch_size_bytes)) {
-          result = await send({ url, body: snappyBlock(body), contentType: 'application/x-protobuf', headers: PROTOCOL_HEADERS });
+        for (const body of requestBodies(out.payload, config.max_batch_size_bytes)) {
+          result = await send({ url, body, contentType: 'application/x-protobuf', headers: PROTOCOL_HEADERS });
           if (result.kind === 'permanent') refused ??= result;
           else if (result.kind !== 'success') return result;
         }

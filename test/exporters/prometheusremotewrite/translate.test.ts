@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DataPointRow, Metric, MetricType } from '../../../src/model/metrics.js';
 import type { Resource } from '../../../src/model/resource.js';
-import { snappyBlock } from '../../../src/exporters/helper/snappy.js';
-import { formatFloat, Translator, type TranslateOptions } from '../../../src/exporters/prometheusremotewrite/translate.js';
-import { writeRequests } from '../../../src/exporters/prometheusremotewrite/write.js';
+import { RemoteWriteEncoder, requestBodies } from '../../../src/exporters/prometheusremotewrite/encode.js';
+import { formatFloat, type TranslateOptions } from '../../../src/exporters/prometheusremotewrite/translate.js';
+import { snappyDecodeStrict } from '../../helpers/snappy-decode.js';
 import { remoteWriteWire, type SeriesRecord } from '../../helpers/remote-write.js';
 import { attrs, scope } from '../../helpers/rows.js';
 
@@ -16,11 +16,12 @@ const base = (m: Metric, ms = NOW_MS, attributes = attrs({ route: '/pay' })) => 
 
 const OPTIONS: TranslateOptions = { namespace: '', addSuffixes: true, externalLabels: {}, resourceLabels: false, targetInfo: true };
 
+/** The bodies as sent, read as Prometheus reads them; `bodies` decompressed by Go's rules. */
 function translated(rows: readonly DataPointRow[], options: Partial<TranslateOptions> = {}, maxBytes = 3_000_000) {
-  const { series, dropped } = new Translator({ ...OPTIONS, ...options }).translate(rows);
-  const bodies = writeRequests(series, maxBytes);
-  const read = bodies.flatMap((body) => remoteWriteWire.read('/api/v1/write', { 'content-encoding': 'snappy' }, snappyBlock(body)).rows as SeriesRecord[]);
-  return { read, dropped, bodies };
+  const { payload, dropped } = new RemoteWriteEncoder({ ...OPTIONS, ...options }, maxBytes).encode(rows);
+  const sent = requestBodies(payload, maxBytes);
+  const read = sent.flatMap((body) => remoteWriteWire.read('/api/v1/write', { 'content-encoding': 'snappy' }, body).rows as SeriesRecord[]);
+  return { read, dropped, bodies: sent.map(snappyDecodeStrict) };
 }
 
 const named = (read: readonly SeriesRecord[], name: string) => read.filter((s) => s.labels['__name__'] === name);
