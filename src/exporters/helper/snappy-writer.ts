@@ -200,17 +200,15 @@ export class SnappyWriter extends Output {
   }
 }
 
-/** The uncompressed length a block declares, and where its elements start. */
+/** The uncompressed length a block declares, and where its elements start; throws when the bytes end inside it. */
 export function blockLength(block: Uint8Array): { length: number; elements: number } {
   let length = 0;
-  let shift = 0;
-  let at = 0;
-  for (;;) {
+  for (let at = 0, shift = 0; at < block.length && shift < 35; shift += 7) {
     const b = block[at++] as number;
     length += (b & 0x7f) * 2 ** shift;
     if (b < 0x80) return { length, elements: at };
-    shift += 7;
   }
+  throw new Error('snappy: a block that ends inside its length');
 }
 
 /**

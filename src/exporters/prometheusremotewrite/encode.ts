@@ -12,6 +12,7 @@ import type { AnyValue } from '../../model/anyvalue.js';
 import type { DataPointRow, Metric } from '../../model/metrics.js';
 import type { Resource } from '../../model/resource.js';
 import { valueText } from '../../model/json.js';
+import { decodeOtlp } from '../../otlp/decode.js';
 import { blockLength, joinBlocks, SnappyWriter } from '../helper/snappy-writer.js';
 import { metricName } from './name.js';
 import { dropReason, formatFloat, pointLabels, resourceLabels, seriesLabels, withLabels, type DropReason, type Label, type TranslateOptions } from './translate.js';
@@ -70,7 +71,7 @@ interface ResourceState {
 }
 
 export interface Encoded {
-  /** Blocks, each after its length as a varint: queued payloads put one after the other are one payload. */
+  /** Frames: a zero byte, a block's length as a varint, the block. Queued payloads put one after the other are one payload. */
   payload: Buffer;
   /** Data points left out, by reason. */
   dropped: Map<DropReason, number>;
@@ -141,9 +142,14 @@ function sameAttributes(point: PointSeries, keys: readonly string[], values: rea
   return true;
 }
 
+/** A name and a value (or none) as text that no other pair of them makes, whatever characters they hold. */
+function textKey(name: string, value: string | undefined): string {
+  return value === undefined ? `${name.length}:${name}-` : `${name.length}:${name}${value.length}:${value}`;
+}
+
 function labelKey(labels: readonly Label[]): string {
   let key = '';
-  for (const [name, value] of labels) key += `${name}\u0000${value}\u0001`;
+  for (const [name, value] of labels) key += textKey(name, value);
   return key;
 }
 
@@ -175,12 +181,13 @@ export class RemoteWriteEncoder {
     private readonly options: TranslateOptions,
     /** Bytes a request holds at most, uncompressed, unless one series alone is larger. */
     private readonly maxBytes: number,
+    private readonly keep = MAX_KEPT,
   ) {
     this.external = Object.entries(options.externalLabels);
   }
 
   encode(rows: readonly DataPointRow[]): Encoded {
-    if (this.kept > MAX_KEPT) this.forget();
+    if (this.kept > this.keep) this.forget();
     const encode = ++this.encodes;
     const dropped = new Map<DropReason, number>();
     const touched: SeriesState[] = [];
@@ -274,7 +281,7 @@ export class RemoteWriteEncoder {
     if (state !== undefined) return state;
     const attributes = resource.attributes;
     let key = '';
-    for (const name in attributes) key += `${name}\u0000${valueText(attributes[name]) ?? ''}\u0001`;
+    for (const name in attributes) key += textKey(name, valueText(attributes[name]));
     state = this.resources.get(key);
     if (state === undefined) {
       const labels = resourceLabels(attributes, this.options.resourceLabels);
@@ -365,7 +372,7 @@ export class RemoteWriteEncoder {
   }
 
   private pair(name: string, value: string): Pair {
-    const key = `${name}\u0000${value}`;
+    const key = textKey(name, value);
     let pair = this.pairs.get(key);
     if (pair !== undefined) return pair;
     const nameBytes = Buffer.byteLength(name);
@@ -395,13 +402,14 @@ export class RemoteWriteEncoder {
     const last: LastSample = { valueBlock: 0, value: 0, stale: 0, valueAt: 0, msBlock: 0, ms: 0, msAt: 0 };
     w.start();
     for (const state of touched) {
-      let size = state.labelBytes + sampleSize(state.ms);
+      let size = state.labelBytes;
       // More than one sample: all of them in time order, the first among them.
       let samples: number[] | undefined;
-      if (state.more.length > 0) {
+      if (state.more.length === 0) size += sampleSize(state.ms);
+      else {
         samples = [state.value, state.ms, state.stale, ...state.more];
         if (!inTimeOrder(samples)) sortSamples(samples);
-        for (let i = 4; i < samples.length; i += 3) size += sampleSize(samples[i] as number);
+        for (let i = 1; i < samples.length; i += 3) size += sampleSize(samples[i] as number);
       }
       if (w.length > 0 && w.length + 1 + varintSize(size) + size > this.maxBytes) {
         frames.push(frame(w.block()));
@@ -482,8 +490,15 @@ function sortSamples(samples: number[]): void {
   for (const triple of triples) samples.push(...triple);
 }
 
+/**
+ * Starts each frame of a queued payload. An otelgate before this one queued OTLP protobuf for this
+ * exporter, which never starts with a zero byte (tag 0 is no field): a payload that does not start
+ * with it is one of those.
+ */
+const FRAME = 0x00;
+
 function frame(block: Buffer): Buffer {
-  const head: number[] = [];
+  const head: number[] = [FRAME];
   let n = block.length;
   for (; n >= 0x80; n = Math.floor(n / 128)) head.push((n & 0x7f) | 0x80);
   head.push(n);
@@ -491,8 +506,20 @@ function frame(block: Buffer): Buffer {
 }
 
 /**
+ * A queued payload as frames: as it is, or, queued by an otelgate before this one, an
+ * ExportMetricsServiceRequest translated now (undefined when some of it can't be read as one).
+ */
+export function queuedFrames(payload: Uint8Array, encoder: RemoteWriteEncoder): Encoded | undefined {
+  const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (bytes.length === 0 || bytes[0] === FRAME) return { payload: bytes, dropped: new Map() };
+  const decoded = decodeOtlp('metrics', 'protobuf', bytes);
+  return decoded.skipped > 0 ? undefined : encoder.encode(decoded.rows as readonly DataPointRow[]);
+}
+
+/**
  * The requests of queued payloads (encode's, one after another): their blocks joined in order into
- * bodies of at most `maxBytes` uncompressed, a block larger than that alone.
+ * bodies of at most `maxBytes` uncompressed, a block larger than that alone. Throws for bytes that
+ * are not frames.
  */
 export function requestBodies(payload: Uint8Array, maxBytes: number): Buffer[] {
   const bodies: Buffer[] = [];
@@ -500,9 +527,11 @@ export function requestBodies(payload: Uint8Array, maxBytes: number): Buffer[] {
   let groupBytes = 0;
   let at = 0;
   while (at < payload.length) {
+    if (payload[at++] !== FRAME) throw new Error('a queued remote-write payload that is not made of frames');
     // A frame's length is a varint as a block's is.
     const { length, elements } = blockLength(payload.subarray(at));
     at += elements;
+    if (at + length > payload.length) throw new Error('a queued remote-write payload that ends inside a frame');
     const block = payload.subarray(at, at + length);
     at += length;
     const bytes = blockLength(block).length;

@@ -6,7 +6,7 @@ import type { ExporterFactory } from '../../runtime/component.js';
 import { httpExporter } from '../helper/http-exporter.js';
 import type { RetryResult } from '../helper/retry.js';
 import { effectiveQueue, prometheusRemoteWriteSchema, validatePrometheusRemoteWrite } from './config.js';
-import { RemoteWriteEncoder, requestBodies } from './encode.js';
+import { queuedFrames, RemoteWriteEncoder, requestBodies, type Encoded } from './encode.js';
 import type { DropReason } from './translate.js';
 
 /** The headers remote write 1.0 requires, over any configured: the protocol's, not the user's. */
@@ -40,26 +40,32 @@ export const prometheusRemoteWriteExporterFactory: ExporterFactory<typeof promet
         })
       : undefined;
     const warned = new Set<DropReason>();
+    const counted = ({ payload, dropped }: Encoded): Buffer => {
+      for (const [reason, points] of dropped) {
+        droppedCounter?.add(points, { exporter: ctx.id, reason });
+        if (warned.has(reason)) continue;
+        warned.add(reason);
+        ctx.logger.warn({ reason, data_points: points }, 'Data points that remote write cannot carry are left out (counted in otelgate_exporter_prometheusremotewrite_dropped_data_points; logged once per reason)');
+      }
+      return payload;
+    };
+    /** A payload that can't be read as frames stays as it is: requestBodies throws for it, and the queue keeps it (and says so). */
+    const frames = (payload: Uint8Array): Uint8Array => {
+      const read = queuedFrames(payload, encoder);
+      return read === undefined ? payload : counted(read);
+    };
     return httpExporter({
       ctx,
       config: { ...config, sending_queue: effectiveQueue(config) },
       // Translated and compressed as the batch is queued: the queue holds the requests' Snappy blocks.
-      encode(batch) {
-        const { payload, dropped } = encoder.encode(batch.rows as readonly DataPointRow[]);
-        for (const [reason, points] of dropped) {
-          droppedCounter?.add(points, { exporter: ctx.id, reason });
-          if (warned.has(reason)) continue;
-          warned.add(reason);
-          ctx.logger.warn({ reason, data_points: points }, 'Data points that remote write cannot carry are left out (counted in otelgate_exporter_prometheusremotewrite_dropped_data_points; logged once per reason)');
-        }
-        return payload;
-      },
+      encode: (batch) => counted(encoder.encode(batch.rows as readonly DataPointRow[])),
+      merge: (payloads) => Buffer.concat(payloads.map(frames)),
       async push(out, send) {
         let result: RetryResult = NOTHING_TO_SEND;
         let refused: RetryResult | undefined;
         // In order, each with its retries. Once one can't be delivered yet the push goes back to the
         // queue whole: what went before is sent again, which Prometheus takes as the same samples.
-        for (const body of requestBodies(out.payload, config.max_batch_size_bytes)) {
+        for (const body of requestBodies(frames(out.payload), config.max_batch_size_bytes)) {
           result = await send({ url, body, contentType: 'application/x-protobuf', headers: PROTOCOL_HEADERS });
           if (result.kind === 'permanent') refused ??= result;
           else if (result.kind !== 'success') return result;
