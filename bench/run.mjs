@@ -19,6 +19,13 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
 const NODE = process.execPath;
 const QUICK = process.argv.includes('--quick');
+// --workload=<name>: that workload's rounds alone, printed and not written to RESULTS.md, for working on one pipeline.
+// --profile: each otelgate writes a V8 CPU profile under bench/out/prof/<pipeline>/ when it stops
+// (read it with cpuprofile-top.mjs); --profile=heap a sampling heap profile (what allocated the most).
+const PROFILE_ARG = process.argv.find((arg) => arg === '--profile' || arg.startsWith('--profile='));
+const PROFILE = PROFILE_ARG === undefined ? undefined : (PROFILE_ARG.split('=')[1] ?? 'cpu');
+if (PROFILE !== undefined && PROFILE !== 'cpu' && PROFILE !== 'heap') throw new Error(`${PROFILE_ARG}: --profile, --profile=cpu or --profile=heap`);
+const ONLY = process.argv.find((arg) => arg.startsWith('--workload='))?.slice('--workload='.length);
 const TIMING = QUICK ? { warmupMs: 300, durationMs: 1000, repeats: 1 } : { warmupMs: 1000, durationMs: 3000, repeats: 3 };
 const CONNECTIONS = 8;
 // otelgate runs with the V8 flags of npm start (the same as its bin's shebang), and so do the
@@ -112,7 +119,8 @@ function prepare(w) {
   // The body on file is uncompressed: the load generator moves its times to the present, then compresses it.
   return { ...w, bodyFile, bytes: w.gzip ? gzip(body).length : body.length, path, headers, timeFormat };
 }
-const workloads = WORKLOADS.map(prepare);
+if (ONLY !== undefined && !WORKLOADS.some((w) => w.name === ONLY)) throw new Error(`--workload=${ONLY}: no such workload; the workloads are ${WORKLOADS.map((w) => w.name).join(', ')}`);
+const workloads = WORKLOADS.filter((w) => ONLY === undefined || w.name === ONLY).map(prepare);
 
 // ---- processes ----
 const key = generateKey();
@@ -183,7 +191,8 @@ async function startOtelgate(pipeline, core, workers = 1) {
   const config = join(dir, 'config.yaml');
   const sink = PIPELINES[pipeline].sink ? await startSink() : undefined;
   writeFileSync(config, PIPELINES[pipeline].config(dir, workers, sink));
-  const [command, args] = pinned(core, [...START_FLAGS, 'dist/cli.js', 'run', '--config', config]);
+  const profile = PROFILE === undefined ? [] : [`--${PROFILE}-prof`, `--${PROFILE}-prof-dir=${join(HERE, 'out', 'prof', pipeline.replaceAll(' ', '-'))}`];
+  const [command, args] = pinned(core, [...START_FLAGS, ...profile, 'dist/cli.js', 'run', '--config', config]);
   // With workers, the primary says it is ready once every worker is.
   const readyLines = workers > 1 ? workers + 1 : 1;
   // The ingest receiver's line (health_check and own metrics log endpoints of their own).
@@ -438,6 +447,12 @@ for (const w of workloads) {
 }
 await bare.stop();
 await pbjs.stop();
+if (ONLY !== undefined) {
+  const only = results.workloads[ONLY].pipelines;
+  for (const [pipeline, p] of Object.entries(only)) log(`${pipeline}: ${Math.round(p.recordsPerSecond)} rec/s, ${p.cpuPerMillion.toFixed(2)} s CPU per M records, peak RSS ${Math.round(p.peakRssMiB)} MiB${p.nopRatios === undefined ? '' : `, of nop ${p.nopRatios.map((x) => `${Math.round(100 * x)} %`).join(', ')}; otelgate CPU ${Math.round((100 * p.cpuPerMillion * p.recordsPerSecond) / 1e6)} % of its core, sink ${Math.round(100 * p.sinkCpuShare)} %, load core busy ${Math.round(100 * p.loadCoreBusy)} %`}`);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // Each round: a fresh otelgate forwarding to its sink (its peak RSS after forwarding alone), the
 // same one draining a queue of 1 M records filled with the sink down (the drain rate over the
