@@ -5,6 +5,7 @@
 // (cluster/primary.ts) and each worker it forks runs this again, as a worker.
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import type { Logger } from 'pino';
 import { isToWorker, type FromWorker } from '../cluster/messages.js';
 import { runPrimary } from '../cluster/primary.js';
@@ -16,6 +17,20 @@ import { SelfMetrics } from '../telemetry/metrics.js';
 import { VERSION } from '../version.js';
 import { readConfigLogged, type ConfigArgs } from './config.js';
 import { SAME_STOP_MS, watchNpmParent } from './parent.js';
+
+/**
+ * V8 moves objects made where most of those made before outlived a young-generation collection
+ * straight to the old generation ("allocation-site pretenuring"). A batch's rows live until its
+ * exporter has encoded them, so a collection that comes while one is encoded finds most of them
+ * alive, and V8 then makes the decoder's rows old from birth: every row after that waits for a
+ * full collection, and each young collection scans them. Measured on the metrics bench to
+ * prometheusremotewrite: young collections 3.0 ms each, against 0.75 ms without it, and 15 % more
+ * requests a second. Set here, before any row is made, so that npm start, the bin and a worker
+ * all run with it.
+ */
+function keepRowsYoung(): void {
+  setFlagsFromString('--no-allocation-site-pretenuring');
+}
 
 /** A worker's config: the texts its primary read, so that every worker runs the same one. */
 function configFromPrimary(): Promise<Record<string, string>> {
@@ -63,6 +78,7 @@ async function stopPipelines(running: Pipelines): Promise<ShutdownResult> {
 }
 
 export async function runCommand(args: ConfigArgs): Promise<number> {
+  keepRowsYoung();
   const worker = cluster.isWorker ? process.env['OTELGATE_WORKER'] : undefined;
   const bootBase = createLogger({ level: 'info' });
   const bootLogger = worker === undefined ? bootBase : bootBase.child({ worker: Number(worker) });
