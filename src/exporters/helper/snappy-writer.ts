@@ -2,9 +2,11 @@
 // bytes that are new as literals and names the ones written before in the same block as copies,
 // without the hashing and matching a general compressor spends on every byte. A remote-write
 // series repeats the label pairs of the series before it, a histogram's buckets all but one pair;
-// naming those copies made compressing them 6× cheaper than snappyjs on the same bodies, at a
-// ratio as good. The output is a block any Snappy decoder reads: a varint of the uncompressed
-// length, then literal and copy elements (github.com/google/snappy, format_description.txt).
+// writing the bench's remote-write bodies this way costs about 0.25 µs a point, against 2.1 µs for
+// a protobuf writer and then snappyjs, for blocks about twice as large as snappyjs makes (94
+// against 43 bytes a point, a fifth of the uncompressed body). The output is a block any Snappy
+// decoder reads: a varint of the uncompressed length, then literal and copy elements
+// (github.com/google/snappy, format_description.txt).
 import { Output } from '../../otlp/output.js';
 
 /** Room kept for the block's length, a varint known only at the end (a block is under 4 GiB). */

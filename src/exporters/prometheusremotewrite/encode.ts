@@ -4,10 +4,10 @@
 //
 // Metrics come again with the same series every interval, so what a series is (its labels, sorted,
 // as protobuf bytes) is worked out once and kept: a point finds its series by its resource, its
-// attributes as text and its metric, and only a series not seen before goes through the
+// metric and its attributes as they came, and only a series not seen before goes through the
 // translation. A label pair written before in the same block is written as a Snappy copy of it,
-// which is where nearly all of a body's bytes repeat. What is kept is bounded: past
-// MAX_KEPT_SERIES it is all let go, and built again as points come.
+// which is where nearly all of a body's bytes repeat. What is kept is bounded: past MAX_KEPT
+// entries it is all let go, and built again as points come.
 import type { AnyValue } from '../../model/anyvalue.js';
 import type { DataPointRow, Metric } from '../../model/metrics.js';
 import type { Resource } from '../../model/resource.js';
@@ -17,7 +17,7 @@ import { blockLength, joinBlocks, SnappyWriter } from '../helper/snappy-writer.j
 import { metricName } from './name.js';
 import { dropReason, formatFloat, pointLabels, resourceLabels, seriesLabels, withLabels, type DropReason, type Label, type TranslateOptions } from './translate.js';
 
-/** Series, points and resources kept between batches at most: some tens of MB. */
+/** Entries (series, points, resources, metric names, attribute keys and values) kept between batches at most: some tens of MB. */
 export const MAX_KEPT = 200_000;
 
 /** Prometheus's staleness marker: a NaN with these bits, which a NaN made in JS does not have. */
@@ -503,13 +503,13 @@ function frame(block: Buffer): Buffer {
 
 /**
  * A queued payload as frames: as it is, or, queued by an otelgate before this one, an
- * ExportMetricsServiceRequest translated now (undefined when some of it can't be read as one).
+ * ExportMetricsServiceRequest translated now, with the settings of now: what of it can be read, as
+ * that otelgate sent it.
  */
-export function queuedFrames(payload: Uint8Array, encoder: RemoteWriteEncoder): Encoded | undefined {
+export function queuedFrames(payload: Uint8Array, encoder: RemoteWriteEncoder): Encoded {
   const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   if (bytes.length === 0 || bytes[0] === FRAME) return { payload: bytes, dropped: new Map() };
-  const decoded = decodeOtlp('metrics', 'protobuf', bytes);
-  return decoded.skipped > 0 ? undefined : encoder.encode(decoded.rows as readonly DataPointRow[]);
+  return encoder.encode(decodeOtlp('metrics', 'protobuf', bytes).rows as readonly DataPointRow[]);
 }
 
 /**

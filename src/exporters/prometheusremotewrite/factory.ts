@@ -49,11 +49,7 @@ export const prometheusRemoteWriteExporterFactory: ExporterFactory<typeof promet
       }
       return payload;
     };
-    /** A payload that can't be read as frames stays as it is: requestBodies throws for it, and the queue keeps it (and says so). */
-    const frames = (payload: Uint8Array): Uint8Array => {
-      const read = queuedFrames(payload, encoder);
-      return read === undefined ? payload : counted(read);
-    };
+    const frames = (payload: Uint8Array): Uint8Array => counted(queuedFrames(payload, encoder));
     return httpExporter({
       ctx,
       config: { ...config, sending_queue: effectiveQueue(config) },

@@ -111,13 +111,14 @@ describe('RemoteWriteEncoder across batches', () => {
     const expected = bodies(new RemoteWriteEncoder(OPTIONS, 3e6), rowsOf(batch), 3e6);
     const legacy = encodeOtlp('metrics', 'protobuf', rowsOf(batch));
     const encoder = new RemoteWriteEncoder(OPTIONS, 3e6);
-    const frames = queuedFrames(legacy, encoder)?.payload as Buffer;
+    const frames = queuedFrames(legacy, encoder).payload;
     expect(frames[0]).toBe(0);
     expect(requestBodies(frames, 3e6).map(snappyDecodeStrict)).toEqual(expected);
     const newer = encoder.encode(rowsOf(batch)).payload;
-    expect(queuedFrames(newer, encoder)?.payload).toEqual(newer);
+    expect(queuedFrames(newer, encoder).payload).toEqual(newer);
     expect(requestBodies(Buffer.concat([frames, newer]), 3e6).map(snappyDecodeStrict)).toEqual([Buffer.concat([...expected, ...expected])]);
-    expect(queuedFrames(legacy.subarray(0, legacy.length - 3), encoder)).toBeUndefined();
+    // What of an old payload can't be read is not sent, as that otelgate would not have sent it.
+    expect(queuedFrames(legacy.subarray(0, legacy.length - 3), encoder).payload.length).toBe(0);
     expect(() => requestBodies(legacy, 3e6)).toThrow('not made of frames');
     expect(() => requestBodies(frames.subarray(0, frames.length - 1), 3e6)).toThrow('ends inside a frame');
     expect(() => requestBodies(Buffer.from([0, 0x80]), 3e6)).toThrow('ends inside its length');
