@@ -12,6 +12,8 @@ export interface TestDisk extends QueueDisk {
   kill(): void;
   /** Decides, for each operation, whether it fails and how (an errno code such as ENOSPC), or undefined to let it through. */
   fault: ((op: DiskOp, path: string) => string | undefined) | undefined;
+  /** Decides, for each operation, whether it waits for a promise first (undefined: it goes at once). */
+  hold: ((op: DiskOp, path: string) => Promise<void> | undefined) | undefined;
   /** Operations made, in order. */
   ops: { op: DiskOp; path: string }[];
 }
@@ -24,6 +26,7 @@ export function testDisk(): TestDisk {
   let dead = false;
   const disk: TestDisk = {
     fault: undefined,
+    hold: undefined,
     ops: [],
     kill() {
       dead = true;
@@ -48,7 +51,11 @@ export function testDisk(): TestDisk {
   }
   function wrapFile(file: QueueFile, path: string): QueueFile {
     return {
-      writev: async (buffers, position) => (check('writev', path), file.writev(buffers, position)),
+      writev: async (buffers, position) => {
+        check('writev', path);
+        await disk.hold?.('writev', path);
+        return file.writev(buffers, position);
+      },
       read: async (into, offset, length, position) => (check('read', path), file.read(into, offset, length, position)),
       truncate: async (length) => (check('truncate', path), file.truncate(length)),
       datasync: async () => (check('datasync', path), file.datasync()),

@@ -122,13 +122,15 @@ function counting(ctx: ComponentContext): Counting | undefined {
   };
 }
 
-/** One signal's queue and the loop that drains it. */
-class Drain {
+/** One signal's queue and the loop that drains it (exported for its tests). */
+export class Drain {
   private readonly stop = new AbortController();
   /** Aborted, and replaced, whenever a request is delivered: requests waiting to retry go at once. */
   private delivered = new AbortController();
   private readonly recovered = (): AbortSignal => this.delivered.signal;
   private inFlight = 0;
+  /** Sends whose consumer was given back while their answer is recorded (acknowledge). */
+  private acking = 0;
   private wake: (() => void) | undefined;
   private readonly sends = new Set<Promise<void>>();
   private readonly batcher: Batcher<Entry> | undefined;
@@ -188,18 +190,30 @@ class Drain {
 
   private dispatch(entries: Entry[]): void {
     this.inFlight++;
-    const send = this.send(entries).finally(() => {
+    let freed = false;
+    const free = (): void => {
+      if (freed) return;
+      freed = true;
       this.inFlight--;
-      this.sends.delete(send);
       this.pump();
       const wake = this.wake;
       this.wake = undefined;
       wake?.();
+    };
+    const send = this.send(entries, free).finally(() => {
+      free();
+      this.sends.delete(send);
     });
     this.sends.add(send);
   }
 
-  private async send(entries: Entry[]): Promise<void> {
+  /**
+   * `free` gives the consumer back once the backend has answered, so that recording the answer in
+   * the queue (a write, done by a thread that waits for the main thread's core) goes on without
+   * holding it: on the remote-write bench, consumers held for it left otelgate's core a tenth idle.
+   * At most num_consumers answers are being recorded so: what they hold stays bounded.
+   */
+  private async send(entries: Entry[], free: () => void): Promise<void> {
     const first = entries[0] as Entry;
     const items = entries.reduce((sum, e) => sum + e.items, 0);
     const out: Outgoing = {
@@ -231,7 +245,7 @@ class Drain {
         if (result.outcome.partial !== undefined) {
           logger.warn({ signal: this.signal, project: out.project, rejected, message: result.outcome.partial.message }, 'The backend accepted a request in part');
         }
-        await this.acknowledge(entries);
+        await this.acknowledge(entries, free);
         return;
       }
       case 'permanent': {
@@ -245,7 +259,7 @@ class Drain {
           'The backend refused a request for good; it is dropped',
         );
         this.counts?.failed[this.signal].add(items, attributes);
-        await this.acknowledge(entries);
+        await this.acknowledge(entries, free);
         return;
       }
       case 'gave_up':
@@ -269,8 +283,10 @@ class Drain {
   }
 
   /** All at once: the queue writes acknowledgements that come together in one write. */
-  private async acknowledge(entries: readonly Entry[]): Promise<void> {
-    const results = await Promise.allSettled(entries.map((entry) => this.queue.ack(entry.id)));
+  private async acknowledge(entries: readonly Entry[], free: () => void): Promise<void> {
+    if (this.acking < this.slots) free();
+    this.acking++;
+    const results = await Promise.allSettled(entries.map((entry) => this.queue.ack(entry.id))).finally(() => this.acking--);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     // Written with a later acknowledgement; until then a restart would send it again (at least once).
     if (failed !== undefined) this.spec.ctx.logger.warn({ err: errorMessage(failed.reason), signal: this.signal }, 'Could not record a delivery in the queue yet');
