@@ -146,6 +146,8 @@ export class RemoteWriteEncoder {
   private blocks = 0;
   /** The attributes of the point being looked up, in their order. */
   private readonly scratch: number[] = [];
+  /** The keys of the point looked up last, in its order (their ids in `scratch`). */
+  private readonly lastKeys: string[] = [];
   /** An id per attribute key and value seen: a primitive by itself (a bigint and a number by value), any other by its text. */
   private ids = new Map<AnyValue, number>();
   private lastResource: Resource | undefined;
@@ -240,6 +242,7 @@ export class RemoteWriteEncoder {
   private forget(): void {
     this.metrics = new Map();
     this.ids = new Map();
+    this.lastKeys.length = 0;
     this.lastResourceState = undefined;
     this.resources = new Map();
     this.series = new Map();
@@ -290,8 +293,16 @@ export class RemoteWriteEncoder {
     let hash = metric.hash;
     let count = 0;
     const ids = this.scratch;
+    const lastKeys = this.lastKeys;
     for (const key of Object.keys(attributes)) {
-      const keyId = this.id(key);
+      // The points of a metric mostly have the same keys in the same order: a key the point before
+      // had at this place has the id it had (still in `ids` until this point's is written there).
+      let keyId: number;
+      if (lastKeys[count >> 1] === key) keyId = ids[count] as number;
+      else {
+        keyId = this.id(key);
+        lastKeys[count >> 1] = key;
+      }
       const valueId = this.id(attributes[key] as AnyValue);
       hash = Math.imul(Math.imul(hash ^ keyId, FNV_PRIME) ^ valueId, FNV_PRIME);
       ids[count++] = keyId;

@@ -128,6 +128,20 @@ describe('RemoteWriteEncoder across batches', () => {
     expect(() => requestBodies(Buffer.from([0, 0x80]), 3e6)).toThrow('ends inside its length');
   });
 
+  it('after letting go of what it kept, gives attribute keys and values new ids, never those of before', () => {
+    // Kept past its bound after the first batch: the second starts anew, where "a" of before and
+    // "z" of now would both be id 1 if an id of before were used again.
+    const gauge = (attributes: [string, AnyValue][]): PointSpec => ({ resource: 3, metric: 0, attributes, ms: 1_790_000_000_000, stale: false, value: 1, bounds: [] });
+    const kept = new RemoteWriteEncoder(OPTIONS, 3e6, 1);
+    bodies(kept, rowsOf([gauge([['a', 'x']])]), 3e6);
+    const second = rowsOf([gauge([['a', 'z']]), gauge([['z', 'z']])]);
+    const series = read(bodies(kept, second, 3e6));
+    expect(series.map((s) => s.labels)).toEqual([
+      { __name__: 'queue_depth', a: 'z', cluster: 'eu-1' },
+      { __name__: 'queue_depth', z: 'z', cluster: 'eu-1' },
+    ]);
+  });
+
   it('joins queued payloads into one request, their series in queue order', () => {
     const encoder = new RemoteWriteEncoder(OPTIONS, 3_000_000);
     const spec = (ms: number): PointSpec => ({ resource: 0, metric: 0, attributes: [['route', '/a']], ms, stale: false, value: 1, bounds: [] });
