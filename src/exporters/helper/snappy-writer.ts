@@ -93,6 +93,22 @@ export class SnappyWriter extends Output {
     this.pos = pos;
   }
 
+  /** A one-byte protobuf tag and a length (under 2^31) after it: a length-delimited field's head, in one step. */
+  head(tag: number, length: number): void {
+    this.literal(6);
+    const { buf } = this;
+    let pos = this.pos;
+    const from = pos;
+    buf[pos++] = tag;
+    while (length > 0x7f) {
+      buf[pos++] = (length & 0x7f) | 0x80;
+      length >>>= 7;
+    }
+    buf[pos++] = length;
+    this.grew(pos - from, 6);
+    this.pos = pos;
+  }
+
   /** An int64 varint of a negative number: two's complement over ten bytes, as protobuf writes it. */
   negativeVarint(n: bigint): void {
     let bits = BigInt.asUintN(64, n);

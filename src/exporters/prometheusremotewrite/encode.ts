@@ -422,9 +422,10 @@ export class RemoteWriteEncoder {
         frames.push(frame(w.block()));
         block = ++this.blocks;
       }
-      w.byte(0x0a);
-      w.varint(size);
-      for (const pair of state.pairs) {
+      w.head(0x0a, size);
+      const pairs = state.pairs;
+      for (let i = 0; i < pairs.length; i++) {
+        const pair = pairs[i] as Pair;
         const at = w.length;
         if (pair.block === block) w.copy(pair.at, pair.bytes.length);
         else w.bytes(pair.bytes);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { joinBlocks, SnappyWriter } from '../../../src/exporters/helper/snappy-writer.js';
 import { snappyDecodeStrict } from '../../helpers/snappy-decode.js';
 
-type Step = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'varint'; n: number } | { kind: 'double'; x: number } | { kind: 'copy'; distance: number; length: number };
+type Step = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'varint'; n: number } | { kind: 'head'; tag: number; n: number } | { kind: 'double'; x: number } | { kind: 'copy'; distance: number; length: number };
 
 /** Sizes at the edges of the format's forms: literal lengths in the tag, in one byte, in two; copies in one byte of offset, two, four. */
 const edge = (...sizes: number[]): fc.Arbitrary<number> => fc.constantFrom(...sizes.flatMap((n) => [n - 1, n, n + 1]));
@@ -15,6 +15,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('bytes' as const), bytes: literalLength.chain((n) => fc.uint8Array({ minLength: n, maxLength: n })) }),
   fc.record({ kind: fc.constant('varint' as const), n: fc.oneof(fc.nat(300), fc.maxSafeNat()) }),
   fc.record({ kind: fc.constant('double' as const), x: fc.double() }),
+  fc.record({ kind: fc.constant('head' as const), tag: fc.nat(255), n: fc.oneof(fc.nat(300), fc.integer({ min: 0, max: 2 ** 31 - 1 })) }),
   fc.record({ kind: fc.constant('copy' as const), distance: fc.oneof(fc.integer({ min: 1, max: 100 }), edge(2048, 65536)), length: fc.oneof(fc.integer({ min: 1, max: 12 }), edge(64, 128)) }),
 );
 
@@ -30,6 +31,17 @@ function written(w: SnappyWriter, steps: readonly Step[]): { block: Buffer; expe
         break;
       case 'varint': {
         w.varint(s.n);
+        let n = s.n;
+        while (n > 0x7f) {
+          expected.push((n % 128) | 0x80);
+          n = Math.floor(n / 128);
+        }
+        expected.push(n);
+        break;
+      }
+      case 'head': {
+        w.head(s.tag, s.n);
+        expected.push(s.tag);
         let n = s.n;
         while (n > 0x7f) {
           expected.push((n % 128) | 0x80);
