@@ -77,6 +77,18 @@ export class SnappyWriter extends Output {
 
   varint(n: number): void {
     this.literal(10);
+    this.grew(this.putVarint(n), 10);
+  }
+
+  /** A one-byte protobuf tag and a length after it: a length-delimited field's head, as one literal. */
+  head(tag: number, length: number): void {
+    this.literal(11);
+    this.buf[this.pos++] = tag;
+    this.grew(1 + this.putVarint(length), 11);
+  }
+
+  /** Writes a varint where the open literal has room for it; says how many bytes it took. */
+  private putVarint(n: number): number {
     const { buf } = this;
     let pos = this.pos;
     const from = pos;
@@ -89,24 +101,8 @@ export class SnappyWriter extends Output {
       n >>>= 7;
     }
     buf[pos++] = n;
-    this.grew(pos - from, 10);
     this.pos = pos;
-  }
-
-  /** A one-byte protobuf tag and a length (under 2^31) after it: a length-delimited field's head, in one step. */
-  head(tag: number, length: number): void {
-    this.literal(6);
-    const { buf } = this;
-    let pos = this.pos;
-    const from = pos;
-    buf[pos++] = tag;
-    while (length > 0x7f) {
-      buf[pos++] = (length & 0x7f) | 0x80;
-      length >>>= 7;
-    }
-    buf[pos++] = length;
-    this.grew(pos - from, 6);
-    this.pos = pos;
+    return pos - from;
   }
 
   /** An int64 varint of a negative number: two's complement over ten bytes, as protobuf writes it. */

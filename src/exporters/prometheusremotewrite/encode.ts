@@ -13,6 +13,7 @@ import type { DataPointRow, Metric } from '../../model/metrics.js';
 import type { Resource } from '../../model/resource.js';
 import { valueText } from '../../model/json.js';
 import { decodeOtlp } from '../../otlp/decode.js';
+import { varintSize } from '../../otlp/protobuf/writer.js';
 import { blockLength, joinBlocks, SnappyWriter } from '../helper/snappy-writer.js';
 import { metricName } from './name.js';
 import { dropReason, formatFloat, pointLabels, resourceLabels, seriesLabels, withLabels, type DropReason, type Label, type TranslateOptions } from './translate.js';
@@ -78,15 +79,6 @@ export interface Encoded {
 }
 
 const NO_SHAPE: readonly number[] = [];
-
-function varintSize(n: number): number {
-  let size = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 128);
-    size++;
-  }
-  return size;
-}
 
 /** Whether the series made for `shape` are the point's: the same bounds or quantiles. */
 function fits(shape: readonly number[], row: DataPointRow): boolean {

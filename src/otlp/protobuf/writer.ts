@@ -10,7 +10,7 @@ const TWO_32 = 4294967296;
 const SHORT_STRING = 42;
 
 /** The bytes a varint of `n` (0 ≤ n < 2^53) takes. */
-function varintSize(n: number): number {
+export function varintSize(n: number): number {
   let size = 1;
   while (n >= 128) {
     n = Math.floor(n / 128);

@@ -19,6 +19,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('copy' as const), distance: fc.oneof(fc.integer({ min: 1, max: 100 }), edge(2048, 65536)), length: fc.oneof(fc.integer({ min: 1, max: 12 }), edge(64, 128)) }),
 );
 
+function pushVarint(bytes: number[], n: number): void {
+  while (n > 0x7f) {
+    bytes.push((n % 128) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  bytes.push(n);
+}
+
 /** Writes the steps; returns the block and the bytes it must decompress to. */
 function written(w: SnappyWriter, steps: readonly Step[]): { block: Buffer; expected: Buffer } {
   const expected: number[] = [];
@@ -29,27 +37,15 @@ function written(w: SnappyWriter, steps: readonly Step[]): { block: Buffer; expe
         w.bytes(s.bytes);
         expected.push(...s.bytes);
         break;
-      case 'varint': {
+      case 'varint':
         w.varint(s.n);
-        let n = s.n;
-        while (n > 0x7f) {
-          expected.push((n % 128) | 0x80);
-          n = Math.floor(n / 128);
-        }
-        expected.push(n);
+        pushVarint(expected, s.n);
         break;
-      }
-      case 'head': {
+      case 'head':
         w.head(s.tag, s.n);
         expected.push(s.tag);
-        let n = s.n;
-        while (n > 0x7f) {
-          expected.push((n % 128) | 0x80);
-          n = Math.floor(n / 128);
-        }
-        expected.push(n);
+        pushVarint(expected, s.n);
         break;
-      }
       case 'double':
         w.double(s.x);
         scratch.writeDoubleLE(s.x);
