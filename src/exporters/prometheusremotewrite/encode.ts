@@ -132,11 +132,11 @@ export class RemoteWriteEncoder {
   private pairs = new Map<string, Pair>();
 
   private readonly writer = new SnappyWriter();
-  /** How many series, points and resources are kept. */
+  /** How many entries are kept (MAX_KEPT). */
   private kept = 0;
   private encodes = 0;
   private blocks = 0;
-  /** The attributes of the point being looked up, in their order. */
+  /** The ids of the attributes of the point being looked up: key, value, key, value… */
   private readonly scratch: number[] = [];
   /** The keys of the point looked up last, in its order (their ids in `scratch`). */
   private readonly lastKeys: string[] = [];
