@@ -9,8 +9,11 @@
 // (github.com/google/snappy, format_description.txt).
 import { Output } from '../../otlp/output.js';
 
-/** Room kept for the block's length, a varint known only at the end (a block is under 4 GiB). */
-const HEADER = 5;
+/**
+ * Room kept for the block's length, a varint known only at the end (a block is under 4 GiB), and
+ * for a frame's marker and length before it (block(marker)).
+ */
+const HEADER = 11;
 /** Room kept for a literal's tag and length, known once the literal ends; up to 65536 bytes fit in three. */
 const LITERAL_HEAD = 3;
 const MAX_LITERAL = 65536;
@@ -34,20 +37,18 @@ export class SnappyWriter extends Output {
     this.copyFrom = -1;
   }
 
-  /** The block written, in a buffer of its own. */
-  block(): Buffer {
+  /**
+   * The block written, in a buffer of its own; with `marker`, as a frame: that byte, the block's
+   * length as a varint, then the block (written in place, not copied once more behind a head).
+   */
+  block(marker?: number): Buffer {
     this.closeLiteral();
     this.closeCopy();
-    let size = 1;
-    for (let n = this.length; n >= 0x80; n >>>= 7) size++;
-    let at = HEADER - size;
-    const from = at;
-    let n = this.length;
-    while (n >= 0x80) {
-      this.buf[at++] = (n & 0x7f) | 0x80;
-      n >>>= 7;
+    let from = varintBefore(this.buf, HEADER, this.length);
+    if (marker !== undefined) {
+      from = varintBefore(this.buf, from, this.pos - from);
+      this.buf[--from] = marker;
     }
-    this.buf[at] = n;
     const out = Buffer.allocUnsafe(this.pos - from);
     this.buf.copy(out, 0, from, this.pos);
     this.rewind();
@@ -212,6 +213,20 @@ export class SnappyWriter extends Output {
     }
     this.pos = pos;
   }
+}
+
+/** Writes a varint of `n` (under 2^32) to end just before `end`; says where it starts. */
+function varintBefore(buf: Buffer, end: number, n: number): number {
+  let size = 1;
+  for (let rest = n; rest >= 0x80; rest >>>= 7) size++;
+  let at = end - size;
+  const from = at;
+  while (n >= 0x80) {
+    buf[at++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  buf[at] = n;
+  return from;
 }
 
 /** The uncompressed length a block declares, and where its elements start; throws when the bytes end inside it. */

@@ -411,7 +411,7 @@ export class RemoteWriteEncoder {
         for (let i = 1; i < samples.length; i += 3) size += sampleSize(samples[i] as number);
       }
       if (w.length > 0 && w.length + 1 + varintSize(size) + size > this.maxBytes) {
-        frames.push(frame(w.block()));
+        frames.push(w.block(FRAME));
         block = ++this.blocks;
       }
       w.head(0x0a, size);
@@ -427,7 +427,7 @@ export class RemoteWriteEncoder {
       if (samples === undefined) writeSample(w, block, last, state.value, state.ms, state.stale);
       else for (let i = 0; i < samples.length; i += 3) writeSample(w, block, last, samples[i] as number, samples[i + 1] as number, samples[i + 2] as number);
     }
-    if (w.length > 0) frames.push(frame(w.block()));
+    if (w.length > 0) frames.push(w.block(FRAME));
     return frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames);
   }
 }
@@ -496,14 +496,6 @@ function sortSamples(samples: number[]): void {
  * with it is one of those.
  */
 const FRAME = 0x00;
-
-function frame(block: Buffer): Buffer {
-  const head: number[] = [FRAME];
-  let n = block.length;
-  for (; n >= 0x80; n = Math.floor(n / 128)) head.push((n & 0x7f) | 0x80);
-  head.push(n);
-  return Buffer.concat([Uint8Array.from(head), block]);
-}
 
 /**
  * A queued payload as frames: as it is, or, queued by an otelgate before this one, an
