@@ -25,8 +25,8 @@ import { SAME_STOP_MS, watchNpmParent } from './parent.js';
  * alive, and V8 then makes the decoder's rows old from birth: every row after that waits for a
  * full collection, and each young collection scans them. Measured on the metrics bench to
  * prometheusremotewrite: young collections 3.0 ms each, against 0.75 ms without it, and 9 % more
- * points a second (docs/architecture.md). Set here, before any row is made, so that npm start, the bin and a worker
- * all run with it.
+ * points a second (docs/architecture.md). Set here, before any row is made, so that npm start,
+ * the bin and a worker all run with it.
  */
 function keepRowsYoung(): void {
   setFlagsFromString('--no-allocation-site-pretenuring');
