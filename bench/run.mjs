@@ -26,6 +26,9 @@ const PROFILE_ARG = process.argv.find((arg) => arg === '--profile' || arg.starts
 const PROFILE = PROFILE_ARG === undefined ? undefined : (PROFILE_ARG.split('=')[1] ?? 'cpu');
 if (PROFILE !== undefined && PROFILE !== 'cpu' && PROFILE !== 'heap') throw new Error(`${PROFILE_ARG}: --profile, --profile=cpu or --profile=heap`);
 const ONLY = process.argv.find((arg) => arg.startsWith('--workload='))?.slice('--workload='.length);
+// --pipelines=nop,loki with --workload: only those of its pipelines (nop among them for the ratios).
+const ONLY_PIPELINES = process.argv.find((arg) => arg.startsWith('--pipelines='))?.slice('--pipelines='.length).split(',');
+if (ONLY_PIPELINES !== undefined && ONLY === undefined) throw new Error('--pipelines goes with --workload');
 const TIMING = QUICK ? { warmupMs: 300, durationMs: 1000, repeats: 1 } : { warmupMs: 1000, durationMs: 3000, repeats: 3 };
 const CONNECTIONS = 8;
 // otelgate runs with the V8 flags of npm start (the same as its bin's shebang), and so do the
@@ -101,7 +104,7 @@ const PIPELINES = {
   // few seconds of it, and the rest would be 503s), so that it keeps growing on disk throughout.
   'otlp_http outage': { config: forwarding({ queue_size: 100_000 }), sink: true, workloads: [] },
 };
-const pipelinesOf = (w) => Object.keys(PIPELINES).filter((p) => PIPELINES[p].workloads?.includes(w.name) ?? true);
+const pipelinesOf = (w) => Object.keys(PIPELINES).filter((p) => (PIPELINES[p].workloads?.includes(w.name) ?? true) && (ONLY_PIPELINES?.includes(p) ?? true));
 
 // ---- bodies ----
 const work = mkdtempSync(join(tmpdir(), 'otelgate-bench-'));

@@ -3,10 +3,11 @@
 
 type Write = (this: Buffer, text: string, offset: number) => number;
 
-// Buffer's own UTF-8 write, which write() calls after dispatching on the encoding name and
-// checking its arguments; every offset here is checked already. Not in Node's typings.
-const writes = Buffer.prototype as Buffer & Partial<Record<'utf8Write', Write>>;
+// Buffer's own UTF-8 and Latin-1 writes, which write() calls after dispatching on the encoding name
+// and checking its arguments; every offset here is checked already. Not in Node's typings.
+const writes = Buffer.prototype as Buffer & Partial<Record<'utf8Write' | 'latin1Write', Write>>;
 export const utf8Write: Write = writes.utf8Write ?? function (this: Buffer, text, offset) { return this.write(text, offset, 'utf8'); };
+export const latin1Write: Write = writes.latin1Write ?? function (this: Buffer, text, offset) { return this.write(text, offset, 'latin1'); };
 
 export class Output {
   buf: Buffer;

@@ -1,15 +1,16 @@
 // A stand-in Loki for exporter tests (no Loki binary can be installed here): it reads a push as
 // Loki's distributor does. application/json is Loki's JSON push; anything else is a protobuf
 // PushRequest (field numbers of Loki's push.proto, proto/loki/push.proto, read by protobufjs)
-// in snappy's block format. Each stream's labels are parsed as Loki parses them, and a stream
-// Loki would refuse (no label, a name twice, a bad name) makes the push a 400, as in Loki.
+// in snappy's block format, decompressed by the rules of Loki's Go decoder. Each stream's labels
+// are parsed as Loki parses them, and a stream Loki would refuse (no label, a name twice, a bad
+// name) makes the push a 400, as in Loki.
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
-import snappyjs from 'snappyjs';
 import type { BackendWire } from './backend.js';
+import { snappyDecodeStrict } from './snappy-decode.js';
 
 const root = protobuf.loadSync(fileURLToPath(new URL('../../proto/loki/push.proto', import.meta.url)));
-const PushRequest = root.lookupType('logproto.PushRequest');
+export const PushRequest = root.lookupType('logproto.PushRequest');
 
 export const LOKI_PUSH_PATH = '/loki/api/v1/push';
 
@@ -62,13 +63,20 @@ interface ProtoStream {
   entries?: ProtoEntry[];
 }
 
+/** A Timestamp as Loki's decoder reads one (gogo's TimestampFromProto): nanos in [0, 1e9), seconds up to the year 9999. */
+export function timestamp({ seconds = '0', nanos = 0 }: { seconds?: string; nanos?: number }): bigint {
+  if (nanos < 0 || nanos >= 1e9) throw new LokiRefusal(`timestamp: nanos not in range [0, 1e9): ${nanos}`);
+  if (BigInt(seconds) < -62135596800n || BigInt(seconds) > 253402300799n) throw new LokiRefusal(`timestamp: seconds out of range: ${seconds}`);
+  return BigInt(seconds) * 1_000_000_000n + BigInt(nanos);
+}
+
 function fromProtobuf(body: Buffer): LokiRecord[] {
-  const request = PushRequest.toObject(PushRequest.decode(snappyjs.uncompress(body)), { longs: String }) as { streams?: ProtoStream[] };
+  const request = PushRequest.toObject(PushRequest.decode(snappyDecodeStrict(body)), { longs: String }) as { streams?: ProtoStream[] };
   return (request.streams ?? []).flatMap((stream) => {
     const labels = parseLabels(stream.labels ?? '');
     return (stream.entries ?? []).map((entry) => ({
       labels,
-      timeUnixNano: BigInt(entry.timestamp?.seconds ?? '0') * 1_000_000_000n + BigInt(entry.timestamp?.nanos ?? 0),
+      timeUnixNano: timestamp(entry.timestamp ?? {}),
       line: entry.line ?? '',
       metadata: Object.fromEntries((entry.structuredMetadata ?? []).map((p) => [p.name, p.value])),
     }));

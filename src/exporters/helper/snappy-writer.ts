@@ -17,6 +17,8 @@ const HEADER = 11;
 /** Room kept for a literal's tag and length, known once the literal ends; up to 65536 bytes fit in three. */
 const LITERAL_HEAD = 3;
 const MAX_LITERAL = 65536;
+/** A literal of up to this many bytes gets the one-byte head, its bytes moved down by a loop. */
+const SHORT_LITERAL = 16;
 
 export class SnappyWriter extends Output {
   /** Bytes the block holds once decompressed: where the next byte lands in them. */
@@ -167,17 +169,13 @@ export class SnappyWriter extends Output {
     this.literalAt = -1;
     const size = this.pos - at - LITERAL_HEAD;
     const { buf } = this;
-    if (size <= 60) {
+    // Longer literals keep the three bytes kept for their head: Snappy lets a literal's length
+    // take more bytes than it needs (every decoder reads the form by its tag), and moving the bytes
+    // down for the shortest form cost more than the one or two bytes it saves.
+    if (size <= SHORT_LITERAL) {
       buf[at] = (size - 1) << 2;
-      // Most literals are a few bytes, which a loop moves faster than a call into copyWithin.
-      if (size <= 16) for (let i = at + LITERAL_HEAD; i < this.pos; i++) buf[i - 2] = buf[i] as number;
-      else buf.copyWithin(at + 1, at + LITERAL_HEAD, this.pos);
+      for (let i = at + LITERAL_HEAD; i < this.pos; i++) buf[i - 2] = buf[i] as number;
       this.pos -= 2;
-    } else if (size <= 256) {
-      buf[at] = 60 << 2;
-      buf[at + 1] = size - 1;
-      buf.copyWithin(at + 2, at + LITERAL_HEAD, this.pos);
-      this.pos -= 1;
     } else {
       buf[at] = 61 << 2;
       buf[at + 1] = (size - 1) & 0xff;
@@ -238,6 +236,29 @@ export function blockLength(block: Uint8Array): { length: number; elements: numb
     if (b < 0x80) return { length, elements: at };
   }
   throw new Error('snappy: a block that ends inside its length');
+}
+
+/**
+ * The marker of a frame (block(FRAME)), as the exporters that queue their bodies as Snappy blocks
+ * write it. An otelgate before them queued protobuf there, whose first byte is a field's tag,
+ * never zero: a payload that starts with anything else is one of those.
+ */
+export const FRAME = 0x00;
+
+/** The blocks of frames written one after another (block(FRAME)); throws for bytes that are not such frames. */
+export function frameBlocks(payload: Uint8Array): Uint8Array[] {
+  const blocks: Uint8Array[] = [];
+  let at = 0;
+  while (at < payload.length) {
+    if (payload[at++] !== FRAME) throw new Error('snappy: a queued payload that is not made of frames');
+    // A frame's length is a varint as a block's is.
+    const { length, elements } = blockLength(payload.subarray(at));
+    at += elements;
+    if (at + length > payload.length) throw new Error('snappy: a queued payload that ends inside a frame');
+    blocks.push(payload.subarray(at, at + length));
+    at += length;
+  }
+  return blocks;
 }
 
 /**

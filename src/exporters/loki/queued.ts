@@ -1,10 +1,15 @@
-// The PushRequests the sending queue holds (as pushRequest wrote them), read back: merged into one
-// push as Loki wants it (one stream per label set, its entries in time order), or read whole for
-// Loki's JSON form. Merging reads only what it needs (each stream's labels, each entry's bytes and
-// time) and writes the entries again by copying their bytes.
+// The pushes the sending queue holds: a frame of PushEncoder's (a PushRequest in a Snappy block),
+// or a PushRequest uncompressed (merged by mergePushes, or queued by an otelgate before this one).
+// Read back: as Loki's protobuf body, merged into one push as Loki wants it (one stream per label
+// set, its entries in time order), or read whole for Loki's JSON form. Merging reads only what it
+// needs (each stream's labels, each entry's bytes and time) and writes the entries again by
+// copying their bytes.
+import snappyjs from 'snappyjs';
 import { Writer } from '../../otlp/protobuf/writer.js';
 import { Reader, WIRE_LEN } from '../../otlp/wire.js';
-import { NO_METADATA, type LokiEntry, type LokiStream } from './streams.js';
+import { snappyBlock } from '../helper/snappy.js';
+import { FRAME, frameBlocks, joinBlocks } from '../helper/snappy-writer.js';
+import type { LokiEntry, LokiStream } from './push.js';
 
 const STREAM = (1 << 3) | WIRE_LEN;
 const LABELS = (1 << 3) | WIRE_LEN;
@@ -119,7 +124,7 @@ function labelPairs(text: string): (readonly [string, string])[] {
 function readEntry(r: Reader, end: number): LokiEntry {
   const time = { seconds: 0, nanos: 0 };
   let line = '';
-  const own: string[] = [];
+  const metadata: string[] = [];
   fields(r, end, (tag, fieldEnd) => {
     if (tag === TIMESTAMP) readTime(r, fieldEnd, time);
     else if (tag === LINE) line = r.buf.toString('utf8', r.pos, fieldEnd);
@@ -130,10 +135,10 @@ function readEntry(r: Reader, end: number): LokiEntry {
         if (pair === NAME) name = r.buf.toString('utf8', r.pos, pairEnd);
         else if (pair === VALUE) value = r.buf.toString('utf8', r.pos, pairEnd);
       });
-      own.push(name, value);
+      metadata.push(name, value);
     }
   });
-  return { timeUnixNano: BigInt(time.seconds) * 1_000_000_000n + BigInt(time.nanos), line, shared: NO_METADATA, own };
+  return { timeUnixNano: BigInt(time.seconds) * 1_000_000_000n + BigInt(time.nanos), line, metadata };
 }
 
 /** The streams of queued PushRequests, merged as mergePushes merges them: what Loki's JSON form of the push holds. */
@@ -149,4 +154,16 @@ export function readPushes(payloads: readonly Uint8Array[]): LokiStream[] {
     streams.push({ labels, pairs: labelPairs(labels), entries });
   });
   return streams;
+}
+
+const isFrame = (payload: Uint8Array): boolean => payload.length > 0 && payload[0] === FRAME;
+
+/** A queued push as Loki's protobuf body: a frame's block as it is, a PushRequest compressed. */
+export function protobufBody(payload: Uint8Array): Buffer {
+  return isFrame(payload) ? joinBlocks(frameBlocks(payload)) : snappyBlock(payload);
+}
+
+/** A queued push as its PushRequest, uncompressed. */
+export function pushRequestOf(payload: Uint8Array): Uint8Array {
+  return isFrame(payload) ? snappyjs.uncompress(protobufBody(payload)) : payload;
 }

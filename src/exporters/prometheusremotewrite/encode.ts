@@ -14,7 +14,7 @@ import type { Resource } from '../../model/resource.js';
 import { valueText } from '../../model/json.js';
 import { decodeOtlp } from '../../otlp/decode.js';
 import { varintSize } from '../../otlp/protobuf/writer.js';
-import { blockLength, joinBlocks, SnappyWriter } from '../helper/snappy-writer.js';
+import { blockLength, FRAME, frameBlocks, joinBlocks, SnappyWriter } from '../helper/snappy-writer.js';
 import { metricName } from './name.js';
 import { dropReason, formatFloat, pointLabels, resourceLabels, seriesLabels, withLabels, type DropReason, type Label, type TranslateOptions } from './translate.js';
 
@@ -491,13 +491,6 @@ function sortSamples(samples: number[]): void {
 }
 
 /**
- * Starts each frame of a queued payload. An otelgate before this one queued OTLP protobuf for this
- * exporter, which never starts with a zero byte (tag 0 is no field): a payload that does not start
- * with it is one of those.
- */
-const FRAME = 0x00;
-
-/**
  * A queued payload as frames: as it is, or, queued by an otelgate before this one, an
  * ExportMetricsServiceRequest translated now, with the settings of now: what of it can be read, as
  * that otelgate sent it.
@@ -517,15 +510,7 @@ export function requestBodies(payload: Uint8Array, maxBytes: number): Buffer[] {
   const bodies: Buffer[] = [];
   let group: Uint8Array[] = [];
   let groupBytes = 0;
-  let at = 0;
-  while (at < payload.length) {
-    if (payload[at++] !== FRAME) throw new Error('a queued remote-write payload that is not made of frames');
-    // A frame's length is a varint as a block's is.
-    const { length, elements } = blockLength(payload.subarray(at));
-    at += elements;
-    if (at + length > payload.length) throw new Error('a queued remote-write payload that ends inside a frame');
-    const block = payload.subarray(at, at + length);
-    at += length;
+  for (const block of frameBlocks(payload)) {
     const bytes = blockLength(block).length;
     if (group.length > 0 && groupBytes + bytes > maxBytes) {
       bodies.push(joinBlocks(group));

@@ -1,0 +1,503 @@
+// A batch's log records as Loki's protobuf PushRequest (proto/loki/push.proto: streams = 1; in a
+// stream, labels = 1 and entries = 2; in an entry, timestamp = 1, line = 2 and structured
+// metadata = 3, each a name = 1 and value = 2), written when the batch is queued, straight into a
+// Snappy block: the queue holds what Loki is sent.
+//
+// Nearly all of a push's bytes repeat: every entry carries its resource's and scope's metadata,
+// and most of its own pairs (severity, flags, an attribute's few values) are pairs written before.
+// Those are written as Snappy copies of where they were last written in the block; what is new
+// (the line, ids, a value seen for the first time) as literals. What was worked out for a pair is
+// kept across batches, bounded: past MAX_KEPT entries it is all let go and built again.
+import type { AnyValue } from '../../model/anyvalue.js';
+import { valueText } from '../../model/json.js';
+import type { LogRow } from '../../model/logs.js';
+import type { Resource, Scope } from '../../model/resource.js';
+import { latin1Write, utf8Write } from '../../otlp/output.js';
+import { varintSize } from '../../otlp/protobuf/writer.js';
+import { FRAME, SnappyWriter } from '../helper/snappy-writer.js';
+import { labelName } from '../helper/label-name.js';
+import type { LokiConfig } from './config.js';
+import { StreamLabels } from './labels.js';
+import { lineOf, type LineFormat } from './line.js';
+
+/** Attribute keys and pairs kept between batches at most: some MB. */
+export const MAX_KEPT = 100_000;
+/** Values of one key kept as pairs at most: a key with more (a path, an id) has its values written as they come. */
+const MAX_VALUES = 64;
+/** A text value longer than this is written as it comes, never kept. */
+const MAX_KEPT_TEXT = 64;
+/** Text written through a Buffer of its own above this: a Snappy literal holds 64 KiB at most. */
+const LONG_TEXT = 16 * 1024;
+
+const STRUCTURED_METADATA = 0x1a;
+const NAME = 0x0a;
+const VALUE = 0x12;
+const NANOS_PER_SECOND = 1_000_000_000n;
+
+/** Bytes written before, and where they were last written: the block, and where in its uncompressed bytes. */
+interface Written {
+  bytes: Buffer;
+  block: number;
+  at: number;
+}
+
+/** Metadata fields kept whole: a pair, or a record's severity and flags. */
+interface Fields extends Written {
+  /** The key whose bytes are inside, and where: a value of it not kept can copy them. */
+  key: Key | undefined;
+  keyAt: number;
+}
+
+/** An attribute key as structured metadata: its name's field and the value's tag after it. */
+interface Key extends Written {
+  name: string;
+  /** A label of the stream, so not metadata. */
+  skip: boolean;
+  /** Its pairs by value; undefined once it has had more than MAX_VALUES of them. */
+  values: Map<AnyValue, Pair> | undefined;
+  /** The pair it had last. */
+  last: Pair | undefined;
+}
+
+/** A whole structured metadata field, name and value. */
+interface Pair extends Fields {
+  key: Key;
+  value: AnyValue;
+}
+
+/** A record's severity_text, severity_number, flags and event_name fields, those it has: most records of a batch have the same. */
+interface Severity extends Fields {
+  text: string;
+  number: number;
+  flags: number;
+  eventName: string;
+}
+
+interface Stream {
+  labels: string;
+  rows: LogRow[];
+  times: bigint[];
+  ordered: boolean;
+}
+
+/** The size of a length-delimited field holding `bytes` bytes. */
+const fieldSize = (bytes: number): number => 1 + varintSize(bytes) + bytes;
+
+function putVarint(buf: Buffer, at: number, n: number): number {
+  while (n > 0x7fffffff) {
+    buf[at++] = (n % 128) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  while (n > 0x7f) {
+    buf[at++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  buf[at++] = n;
+  return at;
+}
+
+/** Below this many characters a loop here is cheaper than a call into C++ for measuring or copying text. */
+const SHORT_TEXT = 16;
+
+function utf8Length(text: string): number {
+  if (text.length > SHORT_TEXT) return Buffer.byteLength(text, 'utf8');
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return Buffer.byteLength(text, 'utf8');
+  return text.length;
+}
+
+/** `text`, of `bytes` bytes in UTF-8, as a literal (lone surrogates become U+FFFD, as utf8Length counted them). */
+function writeText(w: SnappyWriter, text: string, bytes: number): void {
+  if (bytes > LONG_TEXT) {
+    w.bytes(Buffer.from(text, 'utf8'));
+    return;
+  }
+  const at = w.room(bytes);
+  // As many bytes as characters: every character is ASCII.
+  if (bytes !== text.length) utf8Write.call(w.buf, text, at);
+  else if (bytes > SHORT_TEXT) latin1Write.call(w.buf, text, at);
+  else for (let i = 0; i < bytes; i++) w.buf[at + i] = text.charCodeAt(i);
+  w.pos = at + bytes;
+}
+
+/** Writes `known` as a copy of where it was last written in this block, else as a literal; remembers where. */
+function writeKnown(w: SnappyWriter, block: number, known: Written): void {
+  const at = w.length;
+  if (known.block === block) w.copy(known.at, known.bytes.length);
+  else w.bytes(known.bytes);
+  known.block = block;
+  known.at = at;
+}
+
+/** A structured metadata field of `name` and `value`. */
+function pairBytes(name: string, value: string): Buffer {
+  const nameBytes = Buffer.byteLength(name);
+  const valueBytes = Buffer.byteLength(value);
+  const inner = fieldSize(nameBytes) + fieldSize(valueBytes);
+  const bytes = Buffer.allocUnsafe(fieldSize(inner));
+  let at = 0;
+  bytes[at++] = STRUCTURED_METADATA;
+  at = putVarint(bytes, at, inner);
+  bytes[at++] = NAME;
+  at = putVarint(bytes, at, nameBytes);
+  at += bytes.write(name, at);
+  bytes[at++] = VALUE;
+  at = putVarint(bytes, at, valueBytes);
+  bytes.write(value, at);
+  return bytes;
+}
+
+export class PushEncoder {
+  private readonly labels: StreamLabels;
+  private readonly metadata: boolean;
+  private readonly format: LineFormat;
+  private readonly writer = new SnappyWriter();
+  private keys = new Map<string, Key>();
+  // Ids are new in nearly every record: never kept.
+  private readonly traceId = this.newKey('trace_id', false, undefined);
+  private readonly spanId = this.newKey('span_id', false, undefined);
+  private severities = new Map<string, Severity>();
+  private lastSeverity: Severity | undefined;
+  /** Keys and pairs kept (MAX_KEPT). */
+  private kept = 0;
+  private blocks = 0;
+  /** The structured metadata of each resource and scope, as fields. Weak: rows come and go. */
+  private readonly sharedByResource = new WeakMap<Resource, WeakMap<Scope, Written>>();
+  /** The last of them, and its resource and scope: a resource's records come one after another. */
+  private shared: Written | undefined;
+  private sharedResource: Resource | undefined;
+  private sharedScope: Scope | undefined;
+  /** The time of the second the last entry's time was in, and of the next: most entries of a batch share the second before them. */
+  private second = 0n;
+  private nextSecond = 0n;
+  private seconds = 0;
+
+  // Scratch, per entry of the stream being written: measured first (a stream's length comes before
+  // its entries), then written. Reused from stream to stream.
+  private readonly lines: string[] = [];
+  private readonly lineBytes: number[] = [];
+  private readonly entrySeconds: number[] = [];
+  private readonly entryNanos: number[] = [];
+  private readonly entrySizes: number[] = [];
+  private readonly entryShared: (Written | undefined)[] = [];
+  /** Where each entry's pairs end in `items`. */
+  private readonly pairsEnd: number[] = [];
+  /** The entries' metadata: fields kept (bytes -1), or a key whose value (text, bytes) is written as it comes. */
+  private readonly items: (Fields | Key)[] = [];
+  private readonly texts: string[] = [];
+  private readonly textBytes: number[] = [];
+  private count = 0;
+  /** The attribute names of the record measured last, in its order, and their keys. */
+  private readonly lastNames: string[] = [];
+  private readonly lastKeys: Key[] = [];
+
+  constructor(
+    config: Pick<LokiConfig, 'labels' | 'structured_metadata' | 'format'>,
+    private readonly keep = MAX_KEPT,
+  ) {
+    this.labels = new StreamLabels(config);
+    this.metadata = config.structured_metadata;
+    this.format = config.format;
+  }
+
+  /**
+   * The push of `rows`, as a frame: FRAME, the block's length as a varint, the Snappy block.
+   * `receivedUnixNano` is the time of a record that has neither a time nor an observed time.
+   */
+  encode(rows: readonly LogRow[], receivedUnixNano: bigint): Buffer {
+    if (this.kept > this.keep) this.forget();
+    const block = ++this.blocks;
+    const w = this.writer;
+    w.start();
+    for (const stream of this.streams(rows, receivedUnixNano)) this.writeStream(w, block, stream);
+    this.shared = this.sharedResource = this.sharedScope = undefined;
+    this.lines.length = 0;
+    this.texts.length = 0;
+    this.items.length = 0;
+    this.entryShared.length = 0;
+    return w.block(FRAME);
+  }
+
+  private streams(rows: readonly LogRow[], receivedUnixNano: bigint): Stream[] {
+    const streams = new Map<string, Stream>();
+    const labels = this.labels;
+    let lastResource: Resource | undefined;
+    let stream: Stream | undefined;
+    for (const row of rows) {
+      if (labels.perRecord || row.resource !== lastResource) {
+        const text = labels.of(row);
+        stream = streams.get(text);
+        if (stream === undefined) streams.set(text, (stream = { labels: text, rows: [], times: [], ordered: true }));
+        lastResource = row.resource;
+      }
+      const s = stream as Stream;
+      const time = row.timeUnixNano !== 0n ? row.timeUnixNano : row.observedTimeUnixNano !== 0n ? row.observedTimeUnixNano : receivedUnixNano;
+      if (s.ordered && s.times.length > 0 && time < (s.times[s.times.length - 1] as bigint)) s.ordered = false;
+      s.rows.push(row);
+      s.times.push(time);
+    }
+    const out = [...streams.values()];
+    for (const s of out) if (!s.ordered) inTimeOrder(s);
+    return out;
+  }
+
+  private writeStream(w: SnappyWriter, block: number, stream: Stream): void {
+    const { rows, times } = stream;
+    const n = rows.length;
+    this.count = 0;
+    const labelBytes = utf8Length(stream.labels);
+    let size = fieldSize(labelBytes);
+    for (let i = 0; i < n; i++) {
+      const entry = this.measure(rows[i] as LogRow, times[i] as bigint, i);
+      this.entrySizes[i] = entry;
+      size += fieldSize(entry);
+    }
+    const head = w.room(1 + varintSize(size) + 1 + varintSize(labelBytes));
+    let p = head;
+    w.buf[p++] = 0x0a;
+    p = putVarint(w.buf, p, size);
+    w.buf[p++] = 0x0a;
+    w.pos = putVarint(w.buf, p, labelBytes);
+    writeText(w, stream.labels, labelBytes);
+    let item = 0;
+    for (let i = 0; i < n; i++) {
+      const seconds = this.entrySeconds[i] as number;
+      const nanos = this.entryNanos[i] as number;
+      const line = this.lineBytes[i] as number;
+      const entry = this.entrySizes[i] as number;
+      const time = timeSize(seconds, nanos);
+      let at = w.room(1 + varintSize(entry) + 2 + time + 1 + varintSize(line));
+      const buf = w.buf;
+      buf[at++] = 0x12;
+      at = putVarint(buf, at, entry);
+      buf[at++] = 0x0a;
+      buf[at++] = time;
+      if (seconds !== 0) {
+        buf[at++] = 0x08;
+        at = putVarint(buf, at, seconds);
+      }
+      if (nanos !== 0) {
+        buf[at++] = 0x10;
+        at = putVarint(buf, at, nanos);
+      }
+      buf[at++] = 0x12;
+      w.pos = putVarint(buf, at, line);
+      writeText(w, this.lines[i] as string, line);
+      const shared = this.entryShared[i];
+      if (shared !== undefined) writeKnown(w, block, shared);
+      const end = this.pairsEnd[i] as number;
+      for (; item < end; item++) this.writePair(w, block, item);
+    }
+  }
+
+  /** Works out entry `i` of the stream (its time, line and metadata) and says its size. */
+  private measure(row: LogRow, time: bigint, i: number): number {
+    if (time < this.second || time >= this.nextSecond) {
+      const seconds = time / NANOS_PER_SECOND;
+      this.seconds = Number(seconds);
+      this.second = seconds * NANOS_PER_SECOND;
+      this.nextSecond = this.second + NANOS_PER_SECOND;
+    }
+    const nanos = Number(time - this.second);
+    this.entrySeconds[i] = this.seconds;
+    this.entryNanos[i] = nanos;
+    const line = lineOf(this.format, row);
+    const lineBytes = utf8Length(line);
+    this.lines[i] = line;
+    this.lineBytes[i] = lineBytes;
+    let size = 2 + timeSize(this.seconds, nanos) + fieldSize(lineBytes);
+    if (this.metadata) {
+      const shared = this.sharedOf(row.resource, row.scope);
+      this.entryShared[i] = shared;
+      size += shared.bytes.length;
+      size += this.measurePairs(row);
+    } else this.entryShared[i] = undefined;
+    this.pairsEnd[i] = this.count;
+    return size;
+  }
+
+  private measurePairs(row: LogRow): number {
+    let size = 0;
+    const attributes = row.attributes;
+    const names = Object.keys(attributes);
+    // Records mostly have the same keys in the same order as the record before: a name that was
+    // at this place has the key it had, without a lookup.
+    const lastNames = this.lastNames;
+    const lastKeys = this.lastKeys;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      let key: Key;
+      if (lastNames[i] === name) key = lastKeys[i] as Key;
+      else {
+        key = this.key(name);
+        lastNames[i] = name;
+        lastKeys[i] = key;
+      }
+      if (!key.skip) size += this.add(key, attributes[name] as AnyValue);
+    }
+    // Ids are lower-case hex (LogRow): a byte a character.
+    if (row.traceId !== '') size += this.addText(this.traceId, row.traceId, row.traceId.length);
+    if (row.spanId !== '') size += this.addText(this.spanId, row.spanId, row.spanId.length);
+    const severity = this.severity(row);
+    if (severity.bytes.length > 0) size += this.addFields(severity);
+    return size;
+  }
+
+  /** Adds the pair of `key` and `value` to the entry's metadata; says its size (0 for a value that is none). */
+  private add(key: Key, value: AnyValue): number {
+    const n = this.count;
+    const values = key.values;
+    if (values !== undefined && typeof value !== 'object' && (typeof value !== 'string' || value.length <= MAX_KEPT_TEXT)) {
+      // Most values are the value the key had in the record before.
+      let pair = key.last;
+      if (pair === undefined || pair.value !== value) {
+        pair = values.get(value) ?? this.newPair(key, value);
+        key.last = pair;
+      }
+      if (pair !== undefined) return this.addFields(pair);
+    }
+    const text = valueText(value);
+    return text === undefined ? 0 : this.addText(key, text, utf8Length(text));
+  }
+
+  private addFields(fields: Fields): number {
+    const n = this.count;
+    this.items[n] = fields;
+    this.textBytes[n] = -1;
+    this.count = n + 1;
+    return fields.bytes.length;
+  }
+
+  /** Adds the pair of `key` and `text`, of `bytes` bytes in UTF-8, written as it comes; says its size. */
+  private addText(key: Key, text: string, bytes: number): number {
+    const n = this.count;
+    this.items[n] = key;
+    this.texts[n] = text;
+    this.textBytes[n] = bytes;
+    this.count = n + 1;
+    return fieldSize(key.bytes.length + fieldSize(bytes) - 1);
+  }
+
+  private writePair(w: SnappyWriter, block: number, item: number): void {
+    const bytes = this.textBytes[item] as number;
+    if (bytes < 0) {
+      const fields = this.items[item] as Fields;
+      writeKnown(w, block, fields);
+      // The key's bytes inside them, for the next value of the key that is not kept.
+      if (fields.key !== undefined) {
+        fields.key.block = block;
+        fields.key.at = fields.at + fields.keyAt;
+      }
+      return;
+    }
+    const key = this.items[item] as Key;
+    const inner = key.bytes.length + varintSize(bytes) + bytes;
+    let at = w.room(1 + varintSize(inner));
+    w.buf[at++] = STRUCTURED_METADATA;
+    w.pos = putVarint(w.buf, at, inner);
+    writeKnown(w, block, key);
+    at = w.room(varintSize(bytes));
+    w.pos = putVarint(w.buf, at, bytes);
+    writeText(w, this.texts[item] as string, bytes);
+  }
+
+  private key(name: string): Key {
+    let key = this.keys.get(name);
+    if (key === undefined) {
+      key = this.newKey(labelName(name), this.labels.recordSkip.has(name));
+      this.keys.set(name, key);
+      this.kept++;
+    }
+    return key;
+  }
+
+  private newKey(name: string, skip: boolean, values: Map<AnyValue, Pair> | undefined = new Map()): Key {
+    const nameBytes = Buffer.byteLength(name);
+    const bytes = Buffer.allocUnsafe(fieldSize(nameBytes) + 1);
+    let at = putVarint(bytes, 1, nameBytes);
+    bytes[0] = NAME;
+    at += bytes.write(name, at);
+    bytes[at] = VALUE;
+    return { name, bytes, block: 0, at: 0, skip, values, last: undefined };
+  }
+
+  /** The pair of `key` and `value` kept, if the key keeps another; undefined for a value that is none. */
+  private newPair(key: Key, value: AnyValue): Pair | undefined {
+    const values = key.values as Map<AnyValue, Pair>;
+    if (values.size >= MAX_VALUES) {
+      key.values = undefined;
+      return undefined;
+    }
+    const text = valueText(value);
+    if (text === undefined) return undefined;
+    const bytes = pairBytes(key.name, text);
+    const inner = key.bytes.length + fieldSize(Buffer.byteLength(text)) - 1;
+    const pair: Pair = { bytes, block: 0, at: 0, key, value, keyAt: bytes.length - inner };
+    values.set(value, pair);
+    this.kept++;
+    return pair;
+  }
+
+  private sharedOf(resource: Resource, scope: Scope): Written {
+    if (resource === this.sharedResource && scope === this.sharedScope) return this.shared as Written;
+    let scopes = this.sharedByResource.get(resource);
+    if (scopes === undefined) this.sharedByResource.set(resource, (scopes = new WeakMap()));
+    let shared = scopes.get(scope);
+    if (shared === undefined) {
+      const pairs = this.labels.sharedMetadata(resource, scope);
+      const parts: Buffer[] = [];
+      for (let i = 0; i < pairs.length; i += 2) parts.push(pairBytes(pairs[i] as string, pairs[i + 1] as string));
+      scopes.set(scope, (shared = { bytes: Buffer.concat(parts), block: 0, at: 0 }));
+    }
+    this.shared = shared;
+    this.sharedResource = resource;
+    this.sharedScope = scope;
+    return shared;
+  }
+
+  /** The fields of the record's severity and flags, kept whole. */
+  private severity(row: LogRow): Severity {
+    const last = this.lastSeverity;
+    if (last !== undefined && last.number === row.severityNumber && last.text === row.severityText && last.flags === row.flags && last.eventName === row.eventName) return last;
+    const id = `${row.severityNumber} ${row.flags} ${row.severityText.length}:${row.severityText}${row.eventName}`;
+    let severity = this.severities.get(id);
+    if (severity === undefined) {
+      const parts: Buffer[] = [];
+      if (row.severityText !== '') parts.push(pairBytes('severity_text', row.severityText));
+      if (row.severityNumber !== 0) parts.push(pairBytes('severity_number', String(row.severityNumber)));
+      if (row.flags !== 0) parts.push(pairBytes('flags', String(row.flags)));
+      if (row.eventName !== '') parts.push(pairBytes('event_name', row.eventName));
+      severity = { bytes: Buffer.concat(parts), block: 0, at: 0, key: undefined, keyAt: 0, text: row.severityText, number: row.severityNumber, flags: row.flags, eventName: row.eventName };
+      this.severities.set(id, severity);
+      this.kept++;
+    }
+    this.lastSeverity = severity;
+    return severity;
+  }
+
+  private forget(): void {
+    this.keys = new Map();
+    this.lastNames.length = 0;
+    this.lastKeys.length = 0;
+    this.severities = new Map();
+    this.lastSeverity = undefined;
+    this.kept = 0;
+  }
+}
+
+/** A Timestamp's fields: seconds and nanos, each left out when zero. */
+function timeSize(seconds: number, nanos: number): number {
+  return (seconds === 0 ? 0 : 1 + varintSize(seconds)) + (nanos === 0 ? 0 : 1 + varintSize(nanos));
+}
+
+/** Sorts a stream's records by time, keeping the order of equal times (Array.prototype.sort is stable). */
+function inTimeOrder(stream: Stream): void {
+  const order = stream.times.map((_, i) => i);
+  const { times, rows } = stream;
+  order.sort((a, b) => {
+    const x = times[a] as bigint;
+    const y = times[b] as bigint;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  stream.rows = order.map((i) => rows[i] as LogRow);
+  stream.times = order.map((i) => times[i] as bigint);
+}
