@@ -80,6 +80,8 @@ type Entry = TakenEntry<QueuedMeta>;
  * otelgate or Collector takes 32 or 20 MiB decompressed), whatever min_size and max_size say.
  */
 export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+/** Why a backoff waiting for an outage to end is cut short: made once, since abort() without a reason builds a DOMException, stack and all, at every delivered request. */
+const BACKEND_IS_BACK = 'another request of the queue was delivered';
 /** How often the same kind of refusal is logged at error level. */
 const DROP_LOG_INTERVAL_MS = 60_000;
 /** Partitions the batcher keeps open at once, at least: 4 per consumer above that. */
@@ -240,7 +242,7 @@ export class Drain {
       case 'success': {
         const backAgain = this.delivered;
         this.delivered = new AbortController();
-        backAgain.abort();
+        backAgain.abort(BACKEND_IS_BACK);
         const rejected = countDelivered(this.counts, this.signal, items, result.outcome);
         if (result.outcome.partial !== undefined) {
           logger.warn({ signal: this.signal, project: out.project, rejected, message: result.outcome.partial.message }, 'The backend accepted a request in part');

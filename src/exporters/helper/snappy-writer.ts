@@ -8,6 +8,7 @@
 // decoder reads: a varint of the uncompressed length, then literal and copy elements
 // (github.com/google/snappy, format_description.txt).
 import { Output } from '../../otlp/output.js';
+import { putVarint } from '../../otlp/protobuf/writer.js';
 
 /**
  * Room kept for the block's length, a varint known only at the end (a block is under 4 GiB), and
@@ -92,20 +93,9 @@ export class SnappyWriter extends Output {
 
   /** Writes a varint where the open literal has room for it; says how many bytes it took. */
   private putVarint(n: number): number {
-    const { buf } = this;
-    let pos = this.pos;
-    const from = pos;
-    while (n > 0x7fffffff) {
-      buf[pos++] = (n % 128) | 0x80;
-      n = Math.floor(n / 128);
-    }
-    while (n > 0x7f) {
-      buf[pos++] = (n & 0x7f) | 0x80;
-      n >>>= 7;
-    }
-    buf[pos++] = n;
-    this.pos = pos;
-    return pos - from;
+    const from = this.pos;
+    this.pos = putVarint(this.buf, from, n);
+    return this.pos - from;
   }
 
   /** An int64 varint of a negative number: two's complement over ten bytes, as protobuf writes it. */

@@ -13,7 +13,7 @@ import { valueText } from '../../model/json.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { latin1Write, utf8Write } from '../../otlp/output.js';
-import { varintSize } from '../../otlp/protobuf/writer.js';
+import { putVarint, varintSize } from '../../otlp/protobuf/writer.js';
 import { FRAME, SnappyWriter } from '../helper/snappy-writer.js';
 import { labelName } from '../helper/label-name.js';
 import type { LokiConfig } from './config.js';
@@ -83,19 +83,6 @@ interface Stream {
 /** The size of a length-delimited field holding `bytes` bytes. */
 const fieldSize = (bytes: number): number => 1 + varintSize(bytes) + bytes;
 
-function putVarint(buf: Buffer, at: number, n: number): number {
-  while (n > 0x7fffffff) {
-    buf[at++] = (n % 128) | 0x80;
-    n = Math.floor(n / 128);
-  }
-  while (n > 0x7f) {
-    buf[at++] = (n & 0x7f) | 0x80;
-    n >>>= 7;
-  }
-  buf[at++] = n;
-  return at;
-}
-
 /** Below this many characters a loop here is cheaper than a call into C++ for measuring or copying text. */
 const SHORT_TEXT = 16;
 
@@ -112,10 +99,11 @@ function writeText(w: SnappyWriter, text: string, bytes: number): void {
     return;
   }
   const at = w.room(bytes);
+  const buf = w.buf;
   // As many bytes as characters: every character is ASCII.
-  if (bytes !== text.length) utf8Write.call(w.buf, text, at);
-  else if (bytes > SHORT_TEXT) latin1Write.call(w.buf, text, at);
-  else for (let i = 0; i < bytes; i++) w.buf[at + i] = text.charCodeAt(i);
+  if (bytes !== text.length) utf8Write.call(buf, text, at);
+  else if (bytes > SHORT_TEXT) latin1Write.call(buf, text, at);
+  else for (let i = 0; i < bytes; i++) buf[at + i] = text.charCodeAt(i);
   w.pos = at + bytes;
 }
 

@@ -19,6 +19,20 @@ export function varintSize(n: number): number {
   return size;
 }
 
+/** Writes a varint of `n` (0 ≤ n < 2^53) at `at`, where there is room for it; says where it ends. */
+export function putVarint(buf: Uint8Array, at: number, n: number): number {
+  while (n > 0x7fffffff) {
+    buf[at++] = (n % 128) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  while (n > 0x7f) {
+    buf[at++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  buf[at++] = n;
+  return at;
+}
+
 /** Hex digit → its value, for ids; the rows hold ids as lower-case hex (or '', never written). */
 const NIBBLES = new Uint8Array(128);
 for (let i = 0; i < 10; i++) NIBBLES[48 + i] = i;
@@ -32,18 +46,7 @@ export class Writer extends Output {
   /** An unsigned varint from a number: exact up to 2^53, which every length, count and uint32 here is. */
   varint(n: number): void {
     this.ensure(10);
-    const { buf } = this;
-    let pos = this.pos;
-    while (n > 0x7fffffff) {
-      buf[pos++] = (n % 128) | 0x80;
-      n = Math.floor(n / 128);
-    }
-    while (n > 0x7f) {
-      buf[pos++] = (n & 0x7f) | 0x80;
-      n >>>= 7;
-    }
-    buf[pos++] = n;
-    this.pos = pos;
+    this.pos = putVarint(this.buf, this.pos, n);
   }
 
   /** A varint of 64 bits given as two unsigned 32-bit halves. */
