@@ -20,7 +20,7 @@ import type { LokiConfig } from './config.js';
 import { StreamLabels } from './labels.js';
 import { lineOf, type LineFormat } from './line.js';
 
-/** Attribute keys and pairs kept between batches at most: some MB. */
+/** Attribute keys, pairs and severities kept between batches at most: some tens of MB at worst. */
 export const MAX_KEPT = 100_000;
 /** Values of one key kept as pairs at most: a key with more (a path, an id) has its values written as they come. */
 const MAX_VALUES = 64;
