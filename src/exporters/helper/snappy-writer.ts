@@ -130,8 +130,12 @@ export class SnappyWriter extends Output {
     }
   }
 
-  /** Room for `bytes` literal bytes, counted: the caller writes them into `buf` from the position returned and moves `pos` past them. */
+  /**
+   * Room for `bytes` literal bytes (at most 64 KiB, what one literal holds; bytes() takes more),
+   * counted: the caller writes them into `buf` from the position returned and moves `pos` past them.
+   */
   room(bytes: number): number {
+    if (bytes > MAX_LITERAL) throw new RangeError(`snappy: room for ${bytes} bytes asked, more than a literal holds`);
     this.literal(bytes);
     return this.pos;
   }

@@ -104,4 +104,14 @@ describe('SnappyWriter', () => {
     // Length 16, one literal of 8 (tag + 8 bytes), one copy of 8 at offset 8 (2 bytes).
     expect([...block]).toEqual([16, 7 << 2, ...Buffer.from('abcdefgh'), 1 | ((8 - 4) << 2), 8]);
   });
+
+  it('gives a literal longer than 16 bytes the three-byte form of its length, and refuses room for more than one literal holds', () => {
+    const w = new SnappyWriter();
+    w.start();
+    w.bytes(Buffer.alloc(17, 0x61));
+    expect([...w.block()]).toEqual([17, 61 << 2, 16, 0, ...Buffer.alloc(17, 0x61)]);
+    w.start();
+    expect(w.room(65_536)).toBeGreaterThan(0);
+    expect(() => w.room(65_537)).toThrow('more than a literal holds');
+  });
 });

@@ -322,6 +322,21 @@ describe('the Loki push encoder', () => {
     );
   });
 
+  it('writes lines, values and labels longer than a Snappy literal holds (64 KiB)', () => {
+    const config = settings({ labels: { resource_attributes: ['service.name'], attributes: ['big'] } });
+    const long = (unit: string, n: number): string => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    const rows = [
+      { ...logRow(0), body: long('line ', 70_000), attributes: attrs({ big: long('é', 20_000), other: long('x', 17_000) }) },
+      { ...logRow(1), body: long('€ and \ud83d\ude00 ', 40_000), attributes: attrs({ big: 'small', other: long('y', 100_000) }) },
+    ];
+    const queued = new PushEncoder(config).encode(rows, RECEIVED);
+    expect(wireStreams(queued)).toEqual(modelStreams(rows, config));
+    expect(roundTrip(rows, { labels: { resource_attributes: ['service.name'], attributes: ['big'] } }).map((r) => [r.line.length, r.labels['big']?.length])).toEqual([
+      [70_000, 20_000],
+      [40_000, 5],
+    ]);
+  });
+
   it('writes the values of a key that has too many to keep as they come, and still copies what repeats', () => {
     const config = settings();
     const encoder = new PushEncoder(config);
