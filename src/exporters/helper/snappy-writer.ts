@@ -8,7 +8,7 @@
 // decoder reads: a varint of the uncompressed length, then literal and copy elements
 // (github.com/google/snappy, format_description.txt).
 import { Output } from '../../otlp/output.js';
-import { putVarint } from '../../otlp/protobuf/writer.js';
+import { putVarint, varintSize } from '../../otlp/protobuf/writer.js';
 
 /**
  * Room kept for the block's length, a varint known only at the end (a block is under 4 GiB), and
@@ -20,6 +20,13 @@ const LITERAL_HEAD = 3;
 const MAX_LITERAL = 65536;
 /** A literal of up to this many bytes gets the one-byte head, its bytes moved down by a loop. */
 const SHORT_LITERAL = 16;
+
+/** Bytes an encoder writes again and again, and where they were last written: a block's number, and where in its uncompressed bytes. */
+export interface Written {
+  bytes: Uint8Array;
+  block: number;
+  at: number;
+}
 
 export class SnappyWriter extends Output {
   /** Bytes the block holds once decompressed: where the next byte lands in them. */
@@ -72,6 +79,18 @@ export class SnappyWriter extends Output {
       this.copyTo = this.length;
     }
     this.length += length;
+  }
+
+  /**
+   * Writes `known` as a copy of where it was last written in block `block` (a number its caller
+   * gives each block), else as a literal; remembers where.
+   */
+  again(known: Written, block: number): void {
+    const at = this.length;
+    if (known.block === block) this.copy(known.at, known.bytes.length);
+    else this.bytes(known.bytes);
+    known.block = block;
+    known.at = at;
   }
 
   byte(b: number): void {
@@ -207,17 +226,10 @@ export class SnappyWriter extends Output {
   }
 }
 
-/** Writes a varint of `n` (under 2^32) to end just before `end`; says where it starts. */
+/** Writes a varint of `n` to end just before `end`; says where it starts. */
 function varintBefore(buf: Buffer, end: number, n: number): number {
-  let size = 1;
-  for (let rest = n; rest >= 0x80; rest >>>= 7) size++;
-  let at = end - size;
-  const from = at;
-  while (n >= 0x80) {
-    buf[at++] = (n & 0x7f) | 0x80;
-    n >>>= 7;
-  }
-  buf[at] = n;
+  const from = end - varintSize(n);
+  putVarint(buf, from, n);
   return from;
 }
 
@@ -269,13 +281,8 @@ export function joinBlocks(blocks: readonly Uint8Array[]): Buffer {
     total += length;
     parts.push(block.subarray(elements));
   }
-  const head: number[] = [];
-  let n = total;
-  while (n >= 0x80) {
-    head.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  head.push(n);
-  parts[0] = Uint8Array.from(head);
+  const head = new Uint8Array(varintSize(total));
+  putVarint(head, 0, total);
+  parts[0] = head;
   return Buffer.concat(parts);
 }

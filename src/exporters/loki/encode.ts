@@ -14,7 +14,8 @@ import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { latin1Write, utf8Write } from '../../otlp/output.js';
 import { putVarint, varintSize } from '../../otlp/protobuf/writer.js';
-import { FRAME, SnappyWriter } from '../helper/snappy-writer.js';
+import { labelPairField } from '../helper/label-pair.js';
+import { FRAME, SnappyWriter, type Written } from '../helper/snappy-writer.js';
 import { labelName } from '../helper/label-name.js';
 import type { LokiConfig } from './config.js';
 import { StreamLabels } from './labels.js';
@@ -33,13 +34,6 @@ const STRUCTURED_METADATA = 0x1a;
 const NAME = 0x0a;
 const VALUE = 0x12;
 const NANOS_PER_SECOND = 1_000_000_000n;
-
-/** Bytes written before, and where they were last written: the block, and where in its uncompressed bytes. */
-interface Written {
-  bytes: Buffer;
-  block: number;
-  at: number;
-}
 
 /** Metadata fields kept whole: a pair, or a record's severity and flags. */
 interface Fields extends Written {
@@ -107,32 +101,8 @@ function writeText(w: SnappyWriter, text: string, bytes: number): void {
   w.pos = at + bytes;
 }
 
-/** Writes `known` as a copy of where it was last written in this block, else as a literal; remembers where. */
-function writeKnown(w: SnappyWriter, block: number, known: Written): void {
-  const at = w.length;
-  if (known.block === block) w.copy(known.at, known.bytes.length);
-  else w.bytes(known.bytes);
-  known.block = block;
-  known.at = at;
-}
-
 /** A structured metadata field of `name` and `value`. */
-function pairBytes(name: string, value: string): Buffer {
-  const nameBytes = Buffer.byteLength(name);
-  const valueBytes = Buffer.byteLength(value);
-  const inner = fieldSize(nameBytes) + fieldSize(valueBytes);
-  const bytes = Buffer.allocUnsafe(fieldSize(inner));
-  let at = 0;
-  bytes[at++] = STRUCTURED_METADATA;
-  at = putVarint(bytes, at, inner);
-  bytes[at++] = NAME;
-  at = putVarint(bytes, at, nameBytes);
-  at += bytes.write(name, at);
-  bytes[at++] = VALUE;
-  at = putVarint(bytes, at, valueBytes);
-  bytes.write(value, at);
-  return bytes;
-}
+const pairBytes = (name: string, value: string): Buffer => labelPairField(STRUCTURED_METADATA, name, value);
 
 export class PushEncoder {
   private readonly labels: StreamLabels;
@@ -271,7 +241,7 @@ export class PushEncoder {
       w.pos = putVarint(buf, at, line);
       writeText(w, this.lines[i] as string, line);
       const shared = this.entryShared[i];
-      if (shared !== undefined) writeKnown(w, block, shared);
+      if (shared !== undefined) w.again(shared, block);
       const end = this.pairsEnd[i] as number;
       for (; item < end; item++) this.writePair(w, block, item);
     }
@@ -369,7 +339,7 @@ export class PushEncoder {
     const bytes = this.textBytes[item] as number;
     if (bytes < 0) {
       const fields = this.items[item] as Fields;
-      writeKnown(w, block, fields);
+      w.again(fields, block);
       // The key's bytes inside them, for the next value of the key that is not kept.
       if (fields.key !== undefined) {
         fields.key.block = block;
@@ -382,7 +352,7 @@ export class PushEncoder {
     let at = w.room(1 + varintSize(inner));
     w.buf[at++] = STRUCTURED_METADATA;
     w.pos = putVarint(w.buf, at, inner);
-    writeKnown(w, block, key);
+    w.again(key, block);
     at = w.room(varintSize(bytes));
     w.pos = putVarint(w.buf, at, bytes);
     writeText(w, this.texts[item] as string, bytes);

@@ -14,7 +14,8 @@ import type { Resource } from '../../model/resource.js';
 import { valueText } from '../../model/json.js';
 import { decodeOtlp } from '../../otlp/decode.js';
 import { varintSize } from '../../otlp/protobuf/writer.js';
-import { blockLength, FRAME, frameBlocks, joinBlocks, SnappyWriter } from '../helper/snappy-writer.js';
+import { labelPairField } from '../helper/label-pair.js';
+import { blockLength, FRAME, frameBlocks, joinBlocks, SnappyWriter, type Written } from '../helper/snappy-writer.js';
 import { metricName } from './name.js';
 import { dropReason, formatFloat, pointLabels, resourceLabels, seriesLabels, withLabels, type DropReason, type Label, type TranslateOptions } from './translate.js';
 
@@ -26,12 +27,7 @@ const STALE_NAN = 0x7ff0000000000002n;
 const NO_RECORDED_VALUE = 1;
 
 /** One label as a TimeSeries field, tag and length included, and where it was last written. */
-interface Pair {
-  bytes: Buffer;
-  /** The block it was last written in, and where in its uncompressed bytes. */
-  block: number;
-  at: number;
-}
+type Pair = Written;
 
 interface SeriesState {
   pairs: readonly Pair[];
@@ -374,21 +370,7 @@ export class RemoteWriteEncoder {
     const key = textKey(name, value);
     let pair = this.pairs.get(key);
     if (pair !== undefined) return pair;
-    const nameBytes = Buffer.byteLength(name);
-    const valueBytes = Buffer.byteLength(value);
-    const inner = 1 + varintSize(nameBytes) + nameBytes + 1 + varintSize(valueBytes) + valueBytes;
-    const bytes = Buffer.allocUnsafe(1 + varintSize(inner) + inner);
-    let at = 0;
-    const head = (tag: number, length: number): void => {
-      bytes[at++] = tag;
-      for (; length >= 0x80; length = Math.floor(length / 128)) bytes[at++] = (length & 0x7f) | 0x80;
-      bytes[at++] = length;
-    };
-    head(0x0a, inner);
-    head(0x0a, nameBytes);
-    at += bytes.write(name, at);
-    head(0x12, valueBytes);
-    bytes.write(value, at);
+    const bytes = labelPairField(0x0a, name, value);
     this.pairs.set(key, (pair = { bytes, block: 0, at: 0 }));
     return pair;
   }
@@ -416,14 +398,7 @@ export class RemoteWriteEncoder {
       }
       w.head(0x0a, size);
       const pairs = state.pairs;
-      for (let i = 0; i < pairs.length; i++) {
-        const pair = pairs[i] as Pair;
-        const at = w.length;
-        if (pair.block === block) w.copy(pair.at, pair.bytes.length);
-        else w.bytes(pair.bytes);
-        pair.block = block;
-        pair.at = at;
-      }
+      for (let i = 0; i < pairs.length; i++) w.again(pairs[i] as Pair, block);
       if (samples === undefined) writeSample(w, block, last, state.value, state.ms, state.stale);
       else for (let i = 0; i < samples.length; i += 3) writeSample(w, block, last, samples[i] as number, samples[i + 1] as number, samples[i + 2] as number);
     }
