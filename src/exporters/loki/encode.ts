@@ -69,10 +69,22 @@ interface Severity extends Fields {
 
 interface Stream {
   labels: string;
+  /** Its records: the batch's own array when the batch is one stream in time order. */
+  rows: readonly LogRow[];
+}
+
+/** A stream being gathered from a batch of several. */
+interface Gathering {
+  labels: string;
   rows: LogRow[];
-  times: bigint[];
+  /** The time of its last record. */
+  last: bigint;
   ordered: boolean;
 }
+
+/** An entry's time: the record's, else its observed time, else when the batch was received. */
+const timeOf = (row: LogRow, receivedUnixNano: bigint): bigint =>
+  row.timeUnixNano !== 0n ? row.timeUnixNano : row.observedTimeUnixNano !== 0n ? row.observedTimeUnixNano : receivedUnixNano;
 
 /** The size of a length-delimited field holding `bytes` bytes. */
 const fieldSize = (bytes: number): number => 1 + varintSize(bytes) + bytes;
@@ -130,7 +142,9 @@ export class PushEncoder {
   private seconds = 0;
 
   // Scratch, per entry of the stream being written: measured first (a stream's length comes before
-  // its entries), then written. Reused from stream to stream.
+  // its entries), then written. Reused from stream to stream and batch to batch, never emptied:
+  // emptied and grown again for every batch, they and the streams' own arrays cost about a
+  // twentieth of encoding. They hold the last batch's texts until the next one writes over them.
   private readonly lines: string[] = [];
   private readonly lineBytes: number[] = [];
   private readonly entrySeconds: number[] = [];
@@ -166,46 +180,63 @@ export class PushEncoder {
     const block = ++this.blocks;
     const w = this.writer;
     w.start();
-    for (const stream of this.streams(rows, receivedUnixNano)) this.writeStream(w, block, stream);
+    for (const stream of this.streams(rows, receivedUnixNano)) this.writeStream(w, block, stream, receivedUnixNano);
     this.shared = this.sharedResource = this.sharedScope = undefined;
-    this.lines.length = 0;
-    this.texts.length = 0;
-    this.items.length = 0;
-    this.entryShared.length = 0;
     return w.block(FRAME);
   }
 
+  /** The batch's streams, each in time order. Most batches are one stream, in order: then no copy is made. */
   private streams(rows: readonly LogRow[], receivedUnixNano: bigint): Stream[] {
-    const streams = new Map<string, Stream>();
+    const labels = this.labels;
+    let text: string | undefined;
+    let lastResource: Resource | undefined;
+    let last = 0n;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as LogRow;
+      if (labels.perRecord || row.resource !== lastResource) {
+        const next = labels.of(row);
+        if (text !== undefined && next !== text) return this.gathered(rows, receivedUnixNano);
+        text = next;
+        lastResource = row.resource;
+      }
+      const time = timeOf(row, receivedUnixNano);
+      if (time < last) return this.gathered(rows, receivedUnixNano);
+      last = time;
+    }
+    return text === undefined ? [] : [{ labels: text, rows }];
+  }
+
+  /** The streams of a batch of several, or out of time order. */
+  private gathered(rows: readonly LogRow[], receivedUnixNano: bigint): Stream[] {
+    const streams = new Map<string, Gathering>();
     const labels = this.labels;
     let lastResource: Resource | undefined;
-    let stream: Stream | undefined;
+    let stream: Gathering | undefined;
     for (const row of rows) {
       if (labels.perRecord || row.resource !== lastResource) {
         const text = labels.of(row);
         stream = streams.get(text);
-        if (stream === undefined) streams.set(text, (stream = { labels: text, rows: [], times: [], ordered: true }));
+        if (stream === undefined) streams.set(text, (stream = { labels: text, rows: [], last: 0n, ordered: true }));
         lastResource = row.resource;
       }
-      const s = stream as Stream;
-      const time = row.timeUnixNano !== 0n ? row.timeUnixNano : row.observedTimeUnixNano !== 0n ? row.observedTimeUnixNano : receivedUnixNano;
-      if (s.ordered && s.times.length > 0 && time < (s.times[s.times.length - 1] as bigint)) s.ordered = false;
+      const s = stream as Gathering;
+      const time = timeOf(row, receivedUnixNano);
+      if (time < s.last) s.ordered = false;
+      s.last = time;
       s.rows.push(row);
-      s.times.push(time);
     }
-    const out = [...streams.values()];
-    for (const s of out) if (!s.ordered) inTimeOrder(s);
-    return out;
+    return [...streams.values()].map((s) => ({ labels: s.labels, rows: s.ordered ? s.rows : inTimeOrder(s.rows, receivedUnixNano) }));
   }
 
-  private writeStream(w: SnappyWriter, block: number, stream: Stream): void {
-    const { rows, times } = stream;
+  private writeStream(w: SnappyWriter, block: number, stream: Stream, receivedUnixNano: bigint): void {
+    const { rows } = stream;
     const n = rows.length;
     this.count = 0;
     const labelBytes = utf8Length(stream.labels);
     let size = fieldSize(labelBytes);
     for (let i = 0; i < n; i++) {
-      const entry = this.measure(rows[i] as LogRow, times[i] as bigint, i);
+      const row = rows[i] as LogRow;
+      const entry = this.measure(row, timeOf(row, receivedUnixNano), i);
       this.entrySizes[i] = entry;
       size += fieldSize(entry);
     }
@@ -447,15 +478,14 @@ function timeSize(seconds: number, nanos: number): number {
   return (seconds === 0 ? 0 : 1 + varintSize(seconds)) + (nanos === 0 ? 0 : 1 + varintSize(nanos));
 }
 
-/** Sorts a stream's records by time, keeping the order of equal times (Array.prototype.sort is stable). */
-function inTimeOrder(stream: Stream): void {
-  const order = stream.times.map((_, i) => i);
-  const { times, rows } = stream;
+/** A stream's records sorted by time, keeping the order of equal times (Array.prototype.sort is stable). */
+function inTimeOrder(rows: readonly LogRow[], receivedUnixNano: bigint): LogRow[] {
+  const times = rows.map((row) => timeOf(row, receivedUnixNano));
+  const order = times.map((_, i) => i);
   order.sort((a, b) => {
     const x = times[a] as bigint;
     const y = times[b] as bigint;
     return x < y ? -1 : x > y ? 1 : 0;
   });
-  stream.rows = order.map((i) => rows[i] as LogRow);
-  stream.times = order.map((i) => times[i] as bigint);
+  return order.map((i) => rows[i] as LogRow);
 }
