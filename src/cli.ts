@@ -44,6 +44,8 @@ Options:
 const FILTERS = ['from', 'to', 'service', 'limit', 'severity-min', 'trace-id', 'q', 'name'] as const;
 
 const MIN_NODE: [number, number] = [22, 13];
+/** How long the event loop may stay alive after a command has finished, before otelgate exits regardless. */
+const EXIT_GRACE_MS = 1000;
 
 function nodeIsRecentEnough(): boolean {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -146,5 +148,12 @@ async function failure(error: unknown): Promise<number> {
   return 1;
 }
 
-// Exit explicitly: a component that failed to let go of a handle must not keep otelgate alive after shutdown.
-process.exit(await main(process.argv.slice(2)).catch(failure));
+// Exit by letting the event loop end, so that Node tears V8 down before its threads: process.exit()
+// stops the threads first, and one of them compiling code (Sparkplug, Maglev) and waiting for a
+// collection that only the main thread can run then waits for ever, and otelgate with it (seen after
+// SIGTERM: a bench run's otelgate, and a test's after a request of 4 million records, the main thread
+// joining that thread). A component that failed to let go of a handle must not keep otelgate alive
+// either: then process.exit() after EXIT_GRACE_MS.
+const code = await main(process.argv.slice(2)).catch(failure);
+process.exitCode = code;
+setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();

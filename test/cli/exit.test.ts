@@ -1,0 +1,86 @@
+// otelgate ends by letting its event loop run out, not by process.exit(): process.exit() stops
+// Node's threads before V8, and a V8 thread compiling code that waits for a collection then waits
+// for ever, and the process with it (src/cli.ts). So every component must let go of its handles at
+// shutdown; process.exit() is only the fallback when one does not.
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateKey } from '../../src/auth/key.js';
+import { writeKeysFile } from '../../src/auth/keysfile.js';
+import { CLI, RunningCli } from '../helpers/cli.js';
+import { waitUntil } from '../helpers/wait.js';
+
+const REPORT = fileURLToPath(new URL('../../testdata/cli/report-process-exit.mjs', import.meta.url));
+
+let backend: Server | undefined;
+afterEach(() => backend?.close());
+
+/**
+ * Runs otelgate with `configs`, sends one log once it is ready, waits for `landed` (the log where
+ * it goes), stops it with SIGTERM; says its exit code and whether process.exit() was called.
+ */
+async function stopped(configs: string[], landed: () => Promise<unknown>, key?: string): Promise<{ code: number | null; forced: boolean; complete: boolean }> {
+  const run = new RunningCli(configs, { command: [process.execPath, '--import', REPORT, CLI, 'run'] });
+  try {
+    const started = await run.waitFor('Starting HTTP server');
+    await run.waitFor('Everything is ready');
+    const answer = await fetch(`http://${String(started['endpoint'])}/api/v1/ingest`, {
+      method: 'POST',
+      body: JSON.stringify({ message: 'before the stop' }),
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key ?? (await run.printedKey())}` },
+    });
+    expect(answer.status).toBe(202);
+    await landed();
+  } finally {
+    run.child.kill('SIGTERM');
+  }
+  const code = await run.exit();
+  const messages = run.lines.map((line) => line.msg);
+  return { code, forced: messages.some((msg) => msg.includes('process.exit(')), complete: messages.includes('Shutdown complete.') };
+}
+
+describe('otelgate run, stopped', () => {
+  it('ends with its event loop on the default pipeline (store, health check, own metrics)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'otelgate-exit-'));
+    const override = join(dir, 'override.yaml');
+    writeFileSync(
+      override,
+      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}, health_check: {endpoint: "127.0.0.1:0"}}\n` +
+        `receivers: {ingest: {endpoint: "127.0.0.1:0"}}\nexporters: {store: {path: ${dir}/otelgate.db}}\n` +
+        'service: {telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}}\n',
+    );
+    expect(await stopped(['--config', 'pipelines/default.yaml', '--config', override], () => Promise.resolve())).toEqual({ code: 0, forced: false, complete: true });
+  });
+
+  it('ends with its event loop when forwarding through a queue on disk to a backend', async () => {
+    let received = 0;
+    backend = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received++;
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => backend?.listen(0, '127.0.0.1', resolve));
+    const address = backend.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const dir = mkdtempSync(join(tmpdir(), 'otelgate-exit-'));
+    const key = generateKey();
+    writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'default', sha256: key.sha256 }]);
+    const config = join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}, file_storage: {directory: ${dir}/queue}}\n` +
+        'receivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\n' +
+        `exporters: {otlp_http: {endpoint: "http://127.0.0.1:${port}", sending_queue: {storage: file_storage}}}\n` +
+        'service: {extensions: [apikeyauth, file_storage], pipelines: {logs: {receivers: [ingest], exporters: [otlp_http]}}}\n',
+    );
+    // Stopped once the log is delivered: the exporter then holds a connection to the backend.
+    const delivered = (): Promise<boolean> => waitUntil(() => received === 1);
+    expect(await stopped(['--config', config], delivered, key.key)).toEqual({ code: 0, forced: false, complete: true });
+    expect(received).toBe(1);
+  });
+});
