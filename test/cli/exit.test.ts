@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/auth/key.js';
 import { writeKeysFile } from '../../src/auth/keysfile.js';
 import { CLI, RunningCli } from '../helpers/cli.js';
+import { defaultPipelineConfigs } from '../helpers/default-pipeline.js';
 import { waitUntil } from '../helpers/wait.js';
 
 const REPORT = fileURLToPath(new URL('../../testdata/cli/report-process-exit.mjs', import.meta.url));
@@ -44,15 +45,7 @@ async function stopped(configs: string[], landed: () => Promise<unknown>, key?: 
 
 describe('otelgate run, stopped', () => {
   it('ends with its event loop on the default pipeline (store, health check, own metrics)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'otelgate-exit-'));
-    const override = join(dir, 'override.yaml');
-    writeFileSync(
-      override,
-      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}, health_check: {endpoint: "127.0.0.1:0"}}\n` +
-        `receivers: {ingest: {endpoint: "127.0.0.1:0"}}\nexporters: {store: {path: ${dir}/otelgate.db}}\n` +
-        'service: {telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}}\n',
-    );
-    expect(await stopped(['--config', 'pipelines/default.yaml', '--config', override], () => Promise.resolve())).toEqual({ code: 0, forced: false, complete: true });
+    expect(await stopped(defaultPipelineConfigs('otelgate-exit-'), () => Promise.resolve())).toEqual({ code: 0, forced: false, complete: true });
   });
 
   it('ends with its event loop when forwarding through a queue on disk to a backend', async () => {

@@ -1,24 +1,13 @@
 // The issue's "done when", as a new user meets it: run the default pipeline, take the key it
 // prints on first start, send a log with curl, and see it with `otelgate query logs` and the read API.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunningCli, runCli } from '../helpers/cli.js';
+import { defaultPipelineConfigs } from '../helpers/default-pipeline.js';
 
 describe('first run of the default pipeline', () => {
   it('stores a log sent with curl and the printed key, and shows it through otelgate query and the read API', async () => {
-    // The shipped pipeline with only what a test must change: free ports, a temporary data folder.
-    const dir = mkdtempSync(join(tmpdir(), 'otelgate-first-run-'));
-    const override = join(dir, 'override.yaml');
-    writeFileSync(
-      override,
-      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}, health_check: {endpoint: "127.0.0.1:0"}}\n` +
-        `receivers: {ingest: {endpoint: "127.0.0.1:0"}}\nexporters: {store: {path: ${dir}/otelgate.db}}\n` +
-        'service: {telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}}\n',
-    );
-    const configs = ['--config', 'pipelines/default.yaml', '--config', override];
+    const configs = defaultPipelineConfigs('otelgate-first-run-');
     const run = new RunningCli(configs);
     try {
       const started = await run.waitFor('Starting HTTP server');
