@@ -27,6 +27,12 @@ export const MAX_KEPT = 100_000;
 const MAX_VALUES = 64;
 /** A text value longer than this is written as it comes, never kept. */
 const MAX_KEPT_TEXT = 64;
+/**
+ * Entries, or metadata items, of one stream the scratch arrays keep room for between batches at
+ * most (a batch of 1,000 records has about 10,000 items): after a larger one they are let go, with
+ * what they hold.
+ */
+const MAX_SCRATCH = 65_536;
 /** Text written through a Buffer of its own above this: a Snappy literal holds 64 KiB at most. */
 const LONG_TEXT = 16 * 1024;
 
@@ -142,9 +148,9 @@ export class PushEncoder {
   private seconds = 0;
 
   // Scratch, per entry of the stream being written: measured first (a stream's length comes before
-  // its entries), then written. Reused from stream to stream and batch to batch, never emptied:
-  // emptied and grown again for every batch, they and the streams' own arrays cost about a
-  // twentieth of encoding. They hold the last batch's texts until the next one writes over them.
+  // its entries), then written. Reused from stream to stream and batch to batch: emptied and grown
+  // again for every batch, they and the streams' own arrays cost about a twentieth of encoding.
+  // They hold what the largest batch since they were last let go put in them (MAX_SCRATCH).
   private readonly lines: string[] = [];
   private readonly lineBytes: number[] = [];
   private readonly entrySeconds: number[] = [];
@@ -182,6 +188,7 @@ export class PushEncoder {
     w.start();
     for (const stream of this.streams(rows, receivedUnixNano)) this.writeStream(w, block, stream, receivedUnixNano);
     this.shared = this.sharedResource = this.sharedScope = undefined;
+    if (this.lines.length > MAX_SCRATCH || this.items.length > MAX_SCRATCH) this.letScratchGo();
     return w.block(FRAME);
   }
 
@@ -461,6 +468,10 @@ export class PushEncoder {
     }
     this.lastSeverity = severity;
     return severity;
+  }
+
+  private letScratchGo(): void {
+    for (const scratch of [this.lines, this.lineBytes, this.entrySeconds, this.entryNanos, this.entrySizes, this.entryShared, this.pairsEnd, this.items, this.texts, this.textBytes]) scratch.length = 0;
   }
 
   private forget(): void {

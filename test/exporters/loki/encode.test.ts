@@ -312,6 +312,22 @@ describe('the Loki push encoder', () => {
     );
   });
 
+  it('lets its scratch go after a batch larger than it keeps room for, and writes the next batch as a new encoder would', () => {
+    const config = settings();
+    const encoder = new PushEncoder(config);
+    // Private, read here only to see the memory let go: what the largest batch left in it.
+    const held = (): number => (encoder as unknown as { lines: unknown[]; items: unknown[] }).lines.length + (encoder as unknown as { items: unknown[] }).items.length;
+    const large = Array.from({ length: 70_000 }, (_, i) => logRow(i));
+    const small = Array.from({ length: 5 }, (_, i) => logRow(i));
+    expect(wireStreams(encoder.encode(large, RECEIVED))).toEqual(modelStreams(large, config));
+    expect(held()).toBe(0);
+    const next = encoder.encode(small, RECEIVED);
+    expect(snappyDecodeStrict(protobufBody(next))).toEqual(snappyDecodeStrict(protobufBody(new PushEncoder(config).encode(small, RECEIVED))));
+    expect(held()).toBeGreaterThan(0);
+    encoder.encode(Array.from({ length: 1_000 }, (_, i) => logRow(i)), RECEIVED);
+    expect(held()).toBeGreaterThanOrEqual(1_000);
+  });
+
   it('writes any rows as the model makes them', () => {
     fc.assert(
       fc.property(rowArbitraries.logs, configs, (rows, overrides) => {
