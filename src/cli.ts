@@ -153,7 +153,9 @@ async function failure(error: unknown): Promise<number> {
 // collection that only the main thread can run then waits for ever, and otelgate with it (seen after
 // SIGTERM: a bench run's otelgate, and a test's after a request of 4 million records, the main thread
 // joining that thread). A component that failed to let go of a handle must not keep otelgate alive
-// either: then process.exit() after EXIT_GRACE_MS.
+// either: then process.exit() after EXIT_GRACE_MS. A cluster worker's channel to its primary would
+// keep it alive: it lets it go (the worker's own way, which keeps its exit code).
 const code = await main(process.argv.slice(2)).catch(failure);
 process.exitCode = code;
+if (process.channel !== undefined) (await import('node:cluster')).default.worker?.disconnect();
 setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();

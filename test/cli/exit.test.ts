@@ -25,6 +25,8 @@ afterEach(() => backend?.close());
  */
 async function stopped(configs: string[], landed: () => Promise<unknown>, key?: string): Promise<{ code: number | null; forced: boolean; complete: boolean }> {
   const run = new RunningCli(configs, { command: [process.execPath, '--import', REPORT, CLI, 'run'] });
+  // 'exit' can come before the last of stderr is read, and the report is the last line written.
+  const closed = new Promise((resolve) => run.child.once('close', resolve));
   try {
     const started = await run.waitFor('Starting HTTP server');
     await run.waitFor('Everything is ready');
@@ -39,6 +41,7 @@ async function stopped(configs: string[], landed: () => Promise<unknown>, key?: 
     run.child.kill('SIGTERM');
   }
   const code = await run.exit();
+  await closed;
   const messages = run.lines.map((line) => line.msg);
   return { code, forced: messages.some((msg) => msg.includes('process.exit(')), complete: messages.includes('Shutdown complete.') };
 }
