@@ -171,7 +171,7 @@ export async function runPrimary(
       killAll();
     }, config.service.shutdownTimeoutMs + EXIT_GRACE_MS);
     const left = [...running.values()].map(
-      ({ worker, slot }) =>
+      ({ worker, slot, ready }) =>
         new Promise<void>((resolve) => {
           worker.once('exit', (code, signal) => {
             // A worker still starting when a terminal's Ctrl-C reached it ends by that signal
@@ -182,7 +182,11 @@ export async function runPrimary(
             }
             resolve();
           });
-          send(worker, { type: 'shutdown' });
+          // A worker still starting may not listen to its primary yet, and a message it does not
+          // hear is lost: it is told by a signal, which it handles as a first one once it can, and
+          // which ends it before then (it had nothing to finish).
+          if (ready) send(worker, { type: 'shutdown' });
+          else worker.process.kill('SIGTERM');
         }),
     );
     void Promise.all(left).then(async () => {

@@ -51,6 +51,22 @@ describe('otelgate run, stopped', () => {
     expect(await stopped(defaultPipelineConfigs('otelgate-exit-'), () => Promise.resolve())).toEqual({ code: 0, forced: false, complete: true });
   });
 
+  it('ends with its event loop, workers and primary, with service.workers: 2, stopped while its second worker starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'otelgate-exit-'));
+    const key = generateKey();
+    writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'default', sha256: key.sha256 }]);
+    const config = join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}}\n` +
+        'receivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\nexporters: {debug: {}}\n' +
+        'service: {workers: 2, extensions: [apikeyauth], pipelines: {logs: {receivers: [ingest], exporters: [debug]}}}\n',
+    );
+    // The first worker's "Everything is ready" comes while the second one starts: the primary is
+    // stopped then, and the second worker must stop too, told before it listens to its primary.
+    expect(await stopped(['--config', config], () => Promise.resolve(), key.key)).toEqual({ code: 0, forced: false, complete: true });
+  });
+
   it('ends with its event loop when forwarding through a queue on disk to a backend', async () => {
     let received = 0;
     backend = createServer((req, res) => {
