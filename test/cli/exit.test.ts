@@ -46,25 +46,31 @@ async function stopped(configs: string[], landed: () => Promise<unknown>, key?: 
   return { code, forced: messages.some((msg) => msg.includes('process.exit(')), complete: messages.includes('Shutdown complete.') };
 }
 
+/** A config of `text` (given its folder, whose keys.yaml holds one key of the project default): its --config arguments and that key. */
+function keyedConfig(text: (dir: string) => string): { configs: string[]; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'otelgate-exit-'));
+  const key = generateKey();
+  writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'default', sha256: key.sha256 }]);
+  const config = join(dir, 'config.yaml');
+  writeFileSync(config, text(dir));
+  return { configs: ['--config', config], key: key.key };
+}
+
 describe('otelgate run, stopped', () => {
   it('ends with its event loop on the default pipeline (store, health check, own metrics)', async () => {
     expect(await stopped(defaultPipelineConfigs('otelgate-exit-'), () => Promise.resolve())).toEqual({ code: 0, forced: false, complete: true });
   });
 
   it('ends with its event loop, workers and primary, with service.workers: 2, stopped while its second worker starts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'otelgate-exit-'));
-    const key = generateKey();
-    writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'default', sha256: key.sha256 }]);
-    const config = join(dir, 'config.yaml');
-    writeFileSync(
-      config,
-      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}}\n` +
+    const { configs, key } = keyedConfig(
+      (dir) =>
+        `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}}\n` +
         'receivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\nexporters: {debug: {}}\n' +
         'service: {workers: 2, extensions: [apikeyauth], pipelines: {logs: {receivers: [ingest], exporters: [debug]}}}\n',
     );
     // The first worker's "Everything is ready" comes while the second one starts: the primary is
     // stopped then, and the second worker must stop too, told before it listens to its primary.
-    expect(await stopped(['--config', config], () => Promise.resolve(), key.key)).toEqual({ code: 0, forced: false, complete: true });
+    expect(await stopped(configs, () => Promise.resolve(), key)).toEqual({ code: 0, forced: false, complete: true });
   });
 
   it('ends with its event loop when forwarding through a queue on disk to a backend', async () => {
@@ -79,20 +85,16 @@ describe('otelgate run, stopped', () => {
     await new Promise<void>((resolve) => backend?.listen(0, '127.0.0.1', resolve));
     const address = backend.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
-    const dir = mkdtempSync(join(tmpdir(), 'otelgate-exit-'));
-    const key = generateKey();
-    writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'default', sha256: key.sha256 }]);
-    const config = join(dir, 'config.yaml');
-    writeFileSync(
-      config,
-      `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}, file_storage: {directory: ${dir}/queue}}\n` +
+    const { configs, key } = keyedConfig(
+      (dir) =>
+        `extensions: {apikeyauth: {keys_file: ${dir}/keys.yaml}, file_storage: {directory: ${dir}/queue}}\n` +
         'receivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\n' +
         `exporters: {otlp_http: {endpoint: "http://127.0.0.1:${port}", sending_queue: {storage: file_storage}}}\n` +
         'service: {extensions: [apikeyauth, file_storage], pipelines: {logs: {receivers: [ingest], exporters: [otlp_http]}}}\n',
     );
     // Stopped once the log is delivered: the exporter then holds a connection to the backend.
     const delivered = (): Promise<boolean> => waitUntil(() => received === 1);
-    expect(await stopped(['--config', config], delivered, key.key)).toEqual({ code: 0, forced: false, complete: true });
+    expect(await stopped(configs, delivered, key)).toEqual({ code: 0, forced: false, complete: true });
     expect(received).toBe(1);
   });
 });
