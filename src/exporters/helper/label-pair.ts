@@ -1,9 +1,7 @@
 // A label pair as a protobuf field: a message of a name (field 1) and a value (field 2), as both
 // Prometheus's remote-write Label and Loki's LabelPairAdapter are, written once and kept by the
 // encoders that repeat it.
-import { putVarint, varintSize } from '../../otlp/protobuf/writer.js';
-
-const fieldSize = (bytes: number): number => 1 + varintSize(bytes) + bytes;
+import { fieldSize, putVarint } from '../../otlp/protobuf/writer.js';
 
 /** The field of `tag` (a length-delimited one) holding the pair of `name` and `value`. */
 export function labelPairField(tag: number, name: string, value: string): Buffer {

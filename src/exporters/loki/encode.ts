@@ -13,7 +13,7 @@ import { valueText } from '../../model/json.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { latin1Write, utf8Write } from '../../otlp/output.js';
-import { putVarint, varintSize } from '../../otlp/protobuf/writer.js';
+import { fieldSize, putVarint, varintSize } from '../../otlp/protobuf/writer.js';
 import { labelPairField } from '../helper/label-pair.js';
 import { FRAME, SnappyWriter, type Written } from '../helper/snappy-writer.js';
 import { labelName } from '../helper/label-name.js';
@@ -91,9 +91,6 @@ interface Gathering {
 /** An entry's time: the record's, else its observed time, else when the batch was received. */
 const timeOf = (row: LogRow, receivedUnixNano: bigint): bigint =>
   row.timeUnixNano !== 0n ? row.timeUnixNano : row.observedTimeUnixNano !== 0n ? row.observedTimeUnixNano : receivedUnixNano;
-
-/** The size of a length-delimited field holding `bytes` bytes. */
-const fieldSize = (bytes: number): number => 1 + varintSize(bytes) + bytes;
 
 /** Below this many characters a loop here is cheaper than a call into C++ for measuring or copying text. */
 const SHORT_TEXT = 16;

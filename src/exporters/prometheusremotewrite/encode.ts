@@ -13,7 +13,7 @@ import type { DataPointRow, Metric } from '../../model/metrics.js';
 import type { Resource } from '../../model/resource.js';
 import { valueText } from '../../model/json.js';
 import { decodeOtlp } from '../../otlp/decode.js';
-import { varintSize } from '../../otlp/protobuf/writer.js';
+import { fieldSize, varintSize } from '../../otlp/protobuf/writer.js';
 import { labelPairField } from '../helper/label-pair.js';
 import { blockLength, FRAME, frameBlocks, joinBlocks, SnappyWriter, type Written } from '../helper/snappy-writer.js';
 import { metricName } from './name.js';
@@ -392,7 +392,7 @@ export class RemoteWriteEncoder {
         if (!inTimeOrder(samples)) sortSamples(samples);
         for (let i = 1; i < samples.length; i += 3) size += sampleSize(samples[i] as number);
       }
-      if (w.length > 0 && w.length + 1 + varintSize(size) + size > this.maxBytes) {
+      if (w.length > 0 && w.length + fieldSize(size) > this.maxBytes) {
         frames.push(w.block(FRAME));
         block = ++this.blocks;
       }

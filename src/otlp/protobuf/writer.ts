@@ -19,6 +19,11 @@ export function varintSize(n: number): number {
   return size;
 }
 
+/** The bytes a length-delimited field of a one-byte tag takes with `bytes` bytes inside. */
+export function fieldSize(bytes: number): number {
+  return 1 + varintSize(bytes) + bytes;
+}
+
 /** Writes a varint of `n` (0 ≤ n < 2^53) at `at`, where there is room for it; says where it ends. */
 export function putVarint(buf: Uint8Array, at: number, n: number): number {
   while (n > 0x7fffffff) {
