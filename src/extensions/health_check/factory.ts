@@ -3,9 +3,8 @@
 // the bodies of the Collector's healthcheckextension (its v1 behaviour, without check_collector_pipeline).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ExtensionFactory, SettingsProblem } from '../../runtime/component.js';
-import { parseEndpoint } from '../../receivers/ingest/config.js';
 import { createServer } from '../../runtime/http.js';
-import { listen } from '../../runtime/listen.js';
+import { listen, parseEndpoint } from '../../runtime/listen.js';
 import { healthCheckSchema } from './config.js';
 
 const SECOND = 1_000_000_000n;

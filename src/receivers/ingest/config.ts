@@ -94,13 +94,3 @@ export function protobufEnabled(config: IngestConfig, env: NodeJS.ProcessEnv = p
   if (config.protobuf_enabled !== undefined) return config.protobuf_enabled;
   return env['SERVICE_OTLP_PROTOBUF']?.trim().toLowerCase() !== 'false';
 }
-
-/** host and port of an endpoint: "localhost:4318", ":4318", "[::1]:4318". */
-export function parseEndpoint(endpoint: string): { host: string | undefined; port: number } | undefined {
-  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(endpoint);
-  if (match === null) return undefined;
-  const port = Number(match[3]);
-  if (port > 65535) return undefined;
-  const host = match[1] ?? match[2];
-  return { host: host === '' ? undefined : host, port };
-}

@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../../auth/authenticator.js';
 import { parseQuery, QUERY_SIGNALS, QueryError } from '../../query/params.js';
 import { ReadRefused, type Reader, type ReadResult } from '../../query/reader.js';
-import { MESSAGES, send, sendMessage } from './respond.js';
+import { send } from '../helper/send.js';
+import { MESSAGES, sendMessage } from './respond.js';
 import { errorMessage } from '../../errors.js';
 
 export const READ_PREFIX = '/api/v1/query/';

@@ -1,10 +1,8 @@
 // Paths of the ingest interface → what each one receives.
-import type { Signal } from '../../model/signal.js';
+import type { BodyFormat } from '../helper/intake.js';
 
-export type Route = { format: 'otlp'; signal: Signal } | { format: 'simple'; signal: 'logs' };
-
-export function routeTable(standardPaths: boolean): Map<string, Route> {
-  const table = new Map<string, Route>([
+export function routeTable(standardPaths: boolean): Map<string, BodyFormat> {
+  const table = new Map<string, BodyFormat>([
     ['/api/v1/logs', { format: 'otlp', signal: 'logs' }],
     ['/api/v1/traces', { format: 'otlp', signal: 'traces' }],
     ['/api/v1/metrics', { format: 'otlp', signal: 'metrics' }],

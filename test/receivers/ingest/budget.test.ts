@@ -5,13 +5,13 @@
 // one's are in, where a child process would leave it guessing how long to wait.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ByteBudget } from '../../../src/receivers/ingest/budget.js';
+import type { ByteBudget } from '../../../src/receivers/helper/budget.js';
 import { RECEIVER_KEY, startReceiver, type InProcessReceiver } from '../../helpers/receiver.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 const budgets = vi.hoisted(() => [] as ByteBudget[]);
-vi.mock('../../../src/receivers/ingest/budget.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/receivers/ingest/budget.js')>();
+vi.mock('../../../src/receivers/helper/budget.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/receivers/helper/budget.js')>();
   class SeenByTheTest extends actual.ByteBudget {
     constructor(limit: number) {
       super(limit);
