@@ -12,12 +12,14 @@ import { fileStorageExtensionFactory } from './extensions/file_storage/factory.j
 import { healthCheckExtensionFactory } from './extensions/health_check/factory.js';
 import { ingestReceiverFactory } from './receivers/ingest/factory.js';
 import { nopReceiverFactory } from './receivers/nop/factory.js';
+import { otlpReceiverFactory } from './receivers/otlp/factory.js';
 import { Registry } from './runtime/registry.js';
 
 export function builtinRegistry(): Registry {
   return new Registry([
     ingestReceiverFactory,
     nopReceiverFactory,
+    otlpReceiverFactory,
     memoryLimiterProcessorFactory,
     spanProcessorFactory,
     debugExporterFactory,
