@@ -5,7 +5,8 @@ import type { Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
 import type { ByteBudget } from './budget.js';
 
-export type ContentEncoding = 'identity' | 'gzip' | 'deflate' | 'zstd';
+/** `zlib` is confighttp's name for what HTTP calls deflate: a zlib stream. */
+export type ContentEncoding = 'identity' | 'gzip' | 'deflate' | 'zlib' | 'zstd';
 
 export type BodyResult =
   | { kind: 'ok'; body: Buffer }
@@ -20,6 +21,7 @@ function decompressor(encoding: Exclude<ContentEncoding, 'identity'>): Transform
     case 'gzip':
       return createGunzip();
     case 'deflate':
+    case 'zlib':
       return createInflate();
     case 'zstd':
       return createZstdDecompress();

@@ -7,7 +7,6 @@ import type { Signal } from '../../model/signal.js';
 import { grpcCodeOf, statusBody, type Status } from '../../otlp/status.js';
 import type { Component, ComponentContext, Consumer, ReceiverFactory, SettingsProblem } from '../../runtime/component.js';
 import { parseEndpoint } from '../../runtime/listen.js';
-import type { ContentEncoding } from '../helper/body.js';
 import { ByteBudget } from '../helper/budget.js';
 import { cors } from '../helper/cors.js';
 import { httpHandler, namedEncoding } from '../helper/http-handler.js';
@@ -112,8 +111,7 @@ export const otlpReceiverFactory: ReceiverFactory<typeof otlpSchema> = {
         cors: cors(http.cors),
         reads: undefined,
         counts: counts && { ...counts, attributes: { ...counts.attributes, transport: 'http' } },
-        // zlib is confighttp's name for what HTTP calls deflate: a zlib stream.
-        encodings: [...new Set(http.compression_algorithms.map((name) => (name === 'zlib' ? 'deflate' : name)))] as ContentEncoding[],
+        encodings: [...new Set(http.compression_algorithms)],
         protobufEnabled: true,
         includeMetadata: http.include_metadata,
         logger: ctx.logger,
