@@ -113,7 +113,7 @@ export const otlpSchema = Type.Object(
         grpc: Type.Optional(grpcSchema),
         http: Type.Optional(httpSchema),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, default: {} },
     ),
     project: Type.String({ minLength: 1, default: 'default', description: 'otelgate: the project of every request when a protocol has no auth.authenticator.' }),
     max_records_per_request: Type.Integer({
