@@ -6,6 +6,7 @@ import { isSignal, SIGNALS, type Signal } from '../model/signal.js';
 import { bindFactory, parseComponentId, signalsOf, type BoundFactory, type Factory, type Kind } from '../runtime/component.js';
 import type { Registry } from '../runtime/registry.js';
 import { check } from './ajv.js';
+import { collectorOnly } from './collector-names.js';
 import { durationMs } from './duration.js';
 import type { LoadedConfig } from './load.js';
 import { formatPath, locate, type ConfigPath } from './path.js';
@@ -105,7 +106,7 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
       }
       const factory: Factory | undefined = registry.get(kind, parsed.type);
       if (factory === undefined) {
-        report('error', path, `unknown ${kind} type "${parsed.type}".${hint(parsed.type, registry.types(kind), `${kind} types`)}`);
+        report('error', path, collectorOnly(kind, parsed.type) ?? `unknown ${kind} type "${parsed.type}".${hint(parsed.type, registry.types(kind), `${kind} types`)}`);
         continue;
       }
       typed[kind].set(id, { type: parsed.type, factory });

@@ -17,6 +17,19 @@ export const healthCheckSchema = Type.Object(
         { additionalProperties: false, description: 'Static bodies that replace the JSON status answer.' },
       ),
     ),
+    check_collector_pipeline: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Boolean({ default: false }),
+          interval: Type.String({ format: 'duration', default: '5m' }),
+          exporter_failure_threshold: Type.Integer({ minimum: 0, default: 5 }),
+        },
+        {
+          additionalProperties: false,
+          description: 'Accepted for the Collector\'s configs, where it is deprecated and does nothing either; readiness here already waits for every pipeline to start.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

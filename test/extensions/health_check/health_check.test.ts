@@ -212,11 +212,16 @@ describe('health_check settings', () => {
     expect(problems('{response_body: {healthy: up}}')).toEqual([]);
   });
 
+  it('accepts the Collector\'s check_collector_pipeline, as a Collector config writes it', () => {
+    expect(problems('{check_collector_pipeline: {enabled: true, interval: 5m, exporter_failure_threshold: 5}}')).toEqual([]);
+  });
+
   it('rejects an endpoint that is not host:port, a path without a leading /, and unknown settings', () => {
     expect(problems('{endpoint: "localhost"}')).toEqual(['extensions.health_check.endpoint: "localhost" is not host:port, e.g. localhost:13133 or :13133']);
     expect(problems('{path: "health"}')).toEqual(['extensions.health_check.path: "health" must start with "/"']);
-    expect(problems('{check_collector_pipeline: {enabled: true}}')).toHaveLength(1);
-    expect(problems('{check_collector_pipeline: {enabled: true}}')[0]).toMatch(/^extensions\.health_check\.check_collector_pipeline: unknown setting/);
+    expect(problems('{colour: blue}')).toHaveLength(1);
+    expect(problems('{colour: blue}')[0]).toMatch(/^extensions\.health_check\.colour: unknown setting/);
+    expect(problems('{check_collector_pipeline: {enabled: true, checks: 3}}')[0]).toMatch(/^extensions\.health_check\.check_collector_pipeline\.checks: unknown setting/);
     expect(problems('{response_body: {healthy: up, sick: down}}')[0]).toMatch(/^extensions\.health_check\.response_body\.sick: unknown setting/);
   });
 });
