@@ -84,13 +84,20 @@ const forwarding = (queue = {}, exporter = {}, type = 'otlp_http', path = '', si
   `exporters: {${type}: ${JSON.stringify({ endpoint: `http://127.0.0.1:${sink.port}${path}`, ...exporter, sending_queue: { storage: 'file_storage', ...queue } })}}\n` +
   `service:\n  workers: ${workers}\n  extensions: [apikeyauth, file_storage]\n  pipelines:\n    ${signal}: {receivers: [ingest], exporters: [${type}]}\n`;
 
+/** The Collector's otlp receiver on gRPC alone, keys checked as the ingest receiver checks them, into nop. */
+const grpcNop = (dir, workers) =>
+  `extensions: {apikeyauth: {keys_file: ${keysFile}}}\nreceivers: {otlp: {protocols: {grpc: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}}}\nexporters: {nop: }\n` +
+  `service:\n  workers: ${workers}\n  extensions: [apikeyauth]\n  pipelines:\n    logs: {receivers: [otlp], exporters: [nop]}\n`;
+
 // config(dir, workers, sink) → the config file's text. `store`: its figures go beside the insert
 // ceiling. `sink`: it forwards to a sink of its own, started with it. `workloads`: the only
 // workloads it runs (the bench must stay under ten minutes; [] for none: the forwarding rounds).
+// `grpc`: it is sent to over OTLP/gRPC (bench/grpc-loadgen.mjs) and compared with nop over HTTP.
 const PIPELINES = {
   nop: { config: only('nop', () => '{}') },
   store: { config: only('store', (dir) => `{path: ${join(dir, 'bench.db')}}`), store: true },
   default: { config: shipped, store: true, workloads: ['logs protobuf'] },
+  'nop grpc': { config: grpcNop, grpc: true, workloads: ['logs protobuf'] },
   otlp_http: { config: forwarding(), sink: true, workloads: ['logs protobuf'] },
   // The same with the Collector's other compressions: zstd (at its default, the fastest speed), and none.
   'otlp_http zstd': { config: forwarding({}, { compression: 'zstd' }), sink: true, workloads: ['logs protobuf'] },
@@ -213,7 +220,8 @@ function load(server, w, options = {}) {
   const settings = { host: '127.0.0.1', port: Number(server.port), path: w.path, headers: { ...w.headers, Authorization: `Bearer ${key.key}` }, bodyFile: w.bodyFile, timeFormat: options.fixedBody ? undefined : w.timeFormat, gzip: w.gzip === true, connections: options.connections ?? CONNECTIONS, ...TIMING, ...options.timing, rate: options.rate, count: options.count };
   return new Promise((resolve, reject) => {
     // core: undefined → the load generator's own core; null → not pinned (the both-cores run).
-    const [command, args] = pinned(options.core === null ? undefined : LOAD_CORE, [join(HERE, 'loadgen.mjs'), JSON.stringify(settings)]);
+    const generator = PIPELINES[server.pipeline]?.grpc ? 'grpc-loadgen.mjs' : 'loadgen.mjs';
+    const [command, args] = pinned(options.core === null ? undefined : LOAD_CORE, [join(HERE, generator), JSON.stringify(settings)]);
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let cpuStart = 0;
     let cpuEnd = 0;
@@ -431,8 +439,9 @@ for (const w of workloads) {
         insert: ratio('recordsPerSecond', 'insert'),
         bare: ratio('rps', 'bareRequestsPerSecond'),
         ...(w.name === 'logs protobuf' ? { protobufjsServer: ratio('recordsPerSecond', 'protobufjsServerRecordsPerSecond') } : {}),
-        ...(PIPELINES[pipeline].sink ? { nop: median(vsNop) } : {}),
+        ...(PIPELINES[pipeline].sink || PIPELINES[pipeline].grpc ? { nop: median(vsNop) } : {}),
       },
+      ...(PIPELINES[pipeline].grpc ? { nopRatios: vsNop } : {}),
       ...(PIPELINES[pipeline].sink
         ? {
             nopRatios: vsNop,
@@ -581,6 +590,10 @@ targets.push(
         return `${label}: ${verdict(p.nopRatios, (x) => x >= 0.5)}, ${spread(p.nopRatios, share)}, ${k(p.recordsPerSecond)} rec/s`;
       })
       .join('; ') + `; nop ${k(w0.pipelines.nop.recordsPerSecond)} rec/s`,
+  ],
+  [
+    'OTLP logs protobuf over gRPC (1,000 records a message) → nop ≥ 70 % of the same load over HTTP/protobuf → nop',
+    `${verdict(w0.pipelines['nop grpc'].nopRatios, (x) => x >= 0.7)}: ${spread(w0.pipelines['nop grpc'].nopRatios, share)}, ${k(w0.pipelines['nop grpc'].recordsPerSecond)} rec/s, ${w0.pipelines['nop grpc'].cpuPerMillion.toFixed(2)} s CPU per M records (HTTP: ${w0.pipelines.nop.cpuPerMillion.toFixed(2)})`,
   ],
   [
     'OTLP logs protobuf → loki (queue on disk) → sink: records/s delivered ≥ 50 % of the same load → nop',

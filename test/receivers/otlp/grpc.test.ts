@@ -12,6 +12,7 @@ import Type from 'typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { builtinRegistry } from '../../../src/components.js';
 import { PermanentError, RetryableError } from '../../../src/errors.js';
+import { FLOW_CONTROL_WINDOW } from '../../../src/receivers/otlp/grpc.js';
 import type { Batch } from '../../../src/model/batch.js';
 import type { ExporterFactory } from '../../../src/runtime/component.js';
 import { Service } from '../../../src/runtime/service.js';
@@ -210,10 +211,13 @@ describe('the otlp receiver over gRPC', () => {
     expect(answer.error?.code).toBe(12);
   });
 
-  it('bounds the calls of one connection by max_concurrent_streams, and ends a connection past max_connection_age though its calls never send', async () => {
+  it('bounds the calls of one connection by max_concurrent_streams, advertises 4 MiB windows, and ends a connection past max_connection_age though its calls never send', async () => {
     const session = connectHttp2(`http://${address}`);
     await new Promise<void>((resolve) => session.once('remoteSettings', () => resolve()));
     expect(session.remoteSettings.maxConcurrentStreams).toBe(MAX_STREAMS);
+    expect(session.remoteSettings.initialWindowSize).toBe(FLOW_CONTROL_WINDOW);
+    // The connection's own window, widened by a WINDOW_UPDATE as the connection starts.
+    expect(await waitUntil(() => session.state.remoteWindowSize === FLOW_CONTROL_WINDOW)).toBe(true);
     const opened = Array.from({ length: MAX_STREAMS + 2 }, () =>
       session.request({ [http2.HTTP2_HEADER_METHOD]: 'POST', [http2.HTTP2_HEADER_PATH]: LOGS, 'content-type': 'application/grpc', te: 'trailers' }, { endStream: false }),
     );
