@@ -2,6 +2,7 @@
 import { debugExporterFactory } from './exporters/debug/factory.js';
 import { lokiExporterFactory } from './exporters/loki/factory.js';
 import { nopExporterFactory } from './exporters/nop/factory.js';
+import { otlpExporterFactory } from './exporters/otlp/factory.js';
 import { otlpHttpExporterFactory, otlphttpExporterFactory } from './exporters/otlp_http/factory.js';
 import { prometheusRemoteWriteExporterFactory } from './exporters/prometheusremotewrite/factory.js';
 import { storeExporterFactory } from './exporters/store/factory.js';
@@ -25,6 +26,7 @@ export function builtinRegistry(): Registry {
     debugExporterFactory,
     lokiExporterFactory,
     nopExporterFactory,
+    otlpExporterFactory,
     otlpHttpExporterFactory,
     otlphttpExporterFactory,
     prometheusRemoteWriteExporterFactory,

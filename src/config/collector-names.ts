@@ -28,7 +28,6 @@ const COLLECTOR_ONLY: Record<Kind, Readonly<Record<string, string>>> = {
     resourcedetection: 'otelgate does not detect resources; run it in a Collector agent in front of otelgate',
   },
   exporter: {
-    otlp: `the Collector's otlp exporter (OTLP over gRPC) is ${NOT_YET}; otlp_http sends the same data over OTLP/HTTP, which Tempo, Mimir, Loki 3 and the Collector take (on port 4318)`,
     logging: 'the Collector renamed it debug, which otelgate has',
     prometheus: 'otelgate serves no scrape endpoint for the data it receives; use prometheusremotewrite to push to Prometheus or Mimir',
     file: `${NOT_YET}; use the store exporter to keep data locally, or debug to print it`,

@@ -1,7 +1,7 @@
 // google.rpc.Status, the error answer of OTLP: the body of an OTLP/HTTP 4xx or 5xx (protobuf or
 // JSON, as the request was) and the grpc-status-details-bin trailer of an OTLP/gRPC error. A
 // "retry later" carries a RetryInfo detail, which is what tells OTLP clients how long to wait.
-import { WIRE_LEN, WIRE_VARINT } from './wire.js';
+import { Reader, WIRE_LEN, WIRE_VARINT, WireError } from './wire.js';
 import { Writer } from './protobuf/writer.js';
 import type { Encoding } from './decode.js';
 
@@ -79,4 +79,60 @@ export function statusJson(status: Status): string {
 
 export function statusBody(status: Status, encoding: Encoding): { contentType: string; body: Buffer | string } {
   return encoding === 'protobuf' ? { contentType: 'application/x-protobuf', body: statusProtobuf(status) } : { contentType: 'application/json', body: statusJson(status) };
+}
+
+/**
+ * The retry delay a google.rpc.Status asks for (its RetryInfo detail), in milliseconds; undefined
+ * when it has no RetryInfo or cannot be read. A RetryInfo without a delay is 0: "retry", unhurried.
+ */
+export function retryDelayMs(status: Buffer): number | undefined {
+  const r = new Reader(status, 0, status.length);
+  try {
+    while (r.more(status.length)) {
+      const tag = r.varint();
+      if (tag !== ((3 << 3) | WIRE_LEN)) {
+        r.skip(tag & 7);
+        continue;
+      }
+      const anyEnd = r.delimited();
+      let type = '';
+      let valueStart = 0;
+      let valueEnd = 0;
+      while (r.more(anyEnd)) {
+        const field = r.varint();
+        if (field === ((1 << 3) | WIRE_LEN)) type = r.string();
+        else if (field === ((2 << 3) | WIRE_LEN)) {
+          valueEnd = r.delimited();
+          valueStart = r.pos;
+          r.pos = valueEnd;
+        } else r.skip(field & 7);
+      }
+      if (type === RETRY_INFO_TYPE) return durationOf(status, valueStart, valueEnd);
+    }
+  } catch (error) {
+    if (error instanceof WireError) return undefined;
+    throw error;
+  }
+  return undefined;
+}
+
+/** RetryInfo { Duration retry_delay = 1 } → milliseconds. */
+function durationOf(buf: Buffer, start: number, end: number): number {
+  const r = new Reader(buf, start, end);
+  let ms = 0;
+  while (r.more(end)) {
+    const field = r.varint();
+    if (field !== ((1 << 3) | WIRE_LEN)) {
+      r.skip(field & 7);
+      continue;
+    }
+    const durationEnd = r.delimited();
+    while (r.more(durationEnd)) {
+      const inner = r.varint();
+      if (inner === ((1 << 3) | WIRE_VARINT)) ms += r.varint() * 1000;
+      else if (inner === ((2 << 3) | WIRE_VARINT)) ms += r.varint() / 1e6;
+      else r.skip(inner & 7);
+    }
+  }
+  return ms;
 }

@@ -198,7 +198,7 @@ service:
 
   it('lists the valid types when nothing is close', () => {
     expect(problems('exporters: {zzzzzz: }\nservice: {pipelines: {logs: {receivers: [x], exporters: [y]}}}\n', builtinRegistry())).toContain(
-      '1:13: exporters.zzzzzz: unknown exporter type "zzzzzz". Valid exporter types: debug, loki, nop, otlp_http, otlphttp, prometheusremotewrite, store.',
+      '1:13: exporters.zzzzzz: unknown exporter type "zzzzzz". Valid exporter types: debug, loki, nop, otlp, otlp_http, otlphttp, prometheusremotewrite, store.',
     );
   });
 
@@ -206,7 +206,7 @@ service:
     const text = `
 receivers: {otlp: {protocols: {grpc: }}, prometheus: }
 processors: {batch: , filter/health: }
-exporters: {otlp/tempo: {endpoint: "tempo:4317"}, logging: }
+exporters: {otlp/tempo: {endpoint: "tempo:4317"}, logging: , file: }
 extensions: {basicauth/server: , constructor: }
 service: {pipelines: {logs: {receivers: [otlp], exporters: [logging]}}}
 `;
@@ -214,8 +214,8 @@ service: {pipelines: {logs: {receivers: [otlp], exporters: [logging]}}}
       '2:42: receivers.prometheus: the Collector\'s receiver "prometheus" is not an otelgate component: otelgate does not scrape; have Prometheus remote-write elsewhere, or send OTLP metrics to the otlp receiver',
       '3:14: processors.batch: the Collector\'s processor "batch" is not an otelgate component: not in otelgate yet; in otelgate each exporter batches in its sending queue (sending_queue.batch), after the data is durable',
       '3:23: processors.filter/health: the Collector\'s processor "filter" is not an otelgate component: not in otelgate yet; remove it to run the rest of the pipeline',
-      '4:13: exporters.otlp/tempo: the Collector\'s exporter "otlp" is not an otelgate component: the Collector\'s otlp exporter (OTLP over gRPC) is not in otelgate yet; otlp_http sends the same data over OTLP/HTTP, which Tempo, Mimir, Loki 3 and the Collector take (on port 4318)',
       '4:51: exporters.logging: the Collector\'s exporter "logging" is not an otelgate component: the Collector renamed it debug, which otelgate has',
+      '4:62: exporters.file: the Collector\'s exporter "file" is not an otelgate component: not in otelgate yet; use the store exporter to keep data locally, or debug to print it',
       '5:14: extensions.basicauth/server: the Collector\'s extension "basicauth" is not an otelgate component: otelgate authenticates requests by API key: use apikeyauth',
       '5:34: extensions.constructor: unknown extension type "constructor". Valid extension types: apikeyauth, file_storage, health_check.',
     ]);

@@ -57,6 +57,7 @@ const PROXY_MESSAGE = /^Proxy (response \(\d+\) !== 200|Authentication Required)
 
 const FAILURE_TEXT: Record<FailureKind, string> = {
   http_status: 'the backend refused the request',
+  grpc_status: 'the backend refused the call',
   connection_refused: 'connection refused',
   connection_reset: 'connection closed before an answer',
   timeout: 'timed out',

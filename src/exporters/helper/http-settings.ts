@@ -12,7 +12,7 @@ export interface HttpClientDefaults {
   compression: Compression;
 }
 
-const headersSchema = Type.Union(
+export const headersSchema = Type.Union(
   [
     Type.Record(Type.String(), Type.String()),
     // The Collector also reads headers as a list of name/value pairs (configopaque.MapList).

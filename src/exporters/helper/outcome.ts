@@ -2,9 +2,10 @@
 // the retry loop, the queue and the counters act on. Values, not exceptions: every exporter handles
 // every kind, and the type checker sees that it does.
 
-/** Why an attempt failed, for logs and metrics; `http_status` when the backend answered. */
+/** Why an attempt failed, for logs and metrics; `http_status` (`grpc_status`) when the backend answered. */
 export type FailureKind =
   | 'http_status'
+  | 'grpc_status'
   | 'connection_refused'
   | 'connection_reset'
   | 'timeout'

@@ -64,6 +64,8 @@ export interface RemoteExporterSpec {
   encode?(batch: Batch): Uint8Array;
   /** Several queued payloads as one; by default their bytes one after the other. */
   merge?(payloads: readonly Uint8Array[]): Uint8Array;
+  /** Bytes a merged request holds at most, when the backend takes less than MAX_BATCH_BYTES (gRPC's 4 MiB). */
+  maxBatchBytes?: number;
   start(): Promise<void>;
   /**
    * Sends one request with retries; `signal` aborts at shutdown, `recovered` when another request
@@ -152,7 +154,7 @@ export class Drain {
     this.slots = spec.queue.num_consumers;
     const batch = spec.queue.batch;
     if (batch !== undefined) {
-      const limits = { flushTimeoutMs: durationMs(batch.flush_timeout), sizer: batch.sizer, minSize: batch.min_size, maxSize: batch.max_size, maxBytes: MAX_BATCH_BYTES, maxOpen: Math.max(MIN_OPEN_PARTITIONS, 4 * this.slots) };
+      const limits = { flushTimeoutMs: durationMs(batch.flush_timeout), sizer: batch.sizer, minSize: batch.min_size, maxSize: batch.max_size, maxBytes: spec.maxBatchBytes ?? MAX_BATCH_BYTES, maxOpen: Math.max(MIN_OPEN_PARTITIONS, 4 * this.slots) };
       this.batcher = new Batcher(limits, (entries) => {
         this.ready.push(entries);
         this.pump();

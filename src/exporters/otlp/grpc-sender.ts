@@ -1,0 +1,165 @@
+// The otlp exporter's sending side: one grpc-js channel to the endpoint, the Export call of each
+// signal's service taking the queued protobuf bytes as they are, and each call's end classified as
+// the Collector's otlp exporter does (its processError): which codes are worth retrying, and for
+// how long the backend asked to wait.
+import { readFileSync } from 'node:fs';
+import type * as Grpc from '@grpc/grpc-js';
+import { durationMs } from '../../config/duration.js';
+import { ConfigError, errorMessage } from '../../errors.js';
+import type { Signal } from '../../model/signal.js';
+import { retryDelayMs } from '../../otlp/status.js';
+import { VERSION } from '../../version.js';
+import { boundedText } from '../helper/backend-message.js';
+import { headerPairs } from '../helper/http-settings.js';
+import type { SendFailure, SendOutcome } from '../helper/outcome.js';
+import { readPartialSuccess } from '../helper/partial-success.js';
+import { parseGrpcEndpoint, type OtlpGrpcConfig } from './config.js';
+
+const SERVICES: Record<Signal, string> = {
+  logs: 'opentelemetry.proto.collector.logs.v1.LogsService',
+  traces: 'opentelemetry.proto.collector.trace.v1.TraceService',
+  metrics: 'opentelemetry.proto.collector.metrics.v1.MetricsService',
+};
+
+/** gRPC status codes by number, for messages. */
+const CODE_NAMES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+];
+const CANCELLED = 1;
+const DEADLINE_EXCEEDED = 4;
+const RESOURCE_EXHAUSTED = 8;
+/** Retried whatever the backend says (the Collector's shouldRetry); RESOURCE_EXHAUSTED only with a RetryInfo. */
+const RETRYABLE = new Set([CANCELLED, DEADLINE_EXCEEDED, 10, 11, 14, 15]);
+
+export interface GrpcSender {
+  /** One attempt, bounded by `timeout`; never rejects. `signal` (shutdown) cancels it, as a retryable `aborted` failure. */
+  send(signal: Signal, payload: Uint8Array, headers: Record<string, string>, abort?: AbortSignal): Promise<SendOutcome>;
+  close(): void;
+}
+
+/** What the end of a call comes to, as the Collector's otlp exporter reads it. */
+export function classifyGrpc(code: number, details: string, statusDetails: Buffer | undefined, response: Buffer | undefined): SendOutcome {
+  if (code === 0) {
+    const reading = readPartialSuccess(response ?? Buffer.alloc(0), 'application/x-protobuf');
+    if ('unreadable' in reading) return { kind: 'success', status: 200, unreadableBody: reading.unreadable };
+    return reading.partial === undefined ? { kind: 'success', status: 200 } : { kind: 'success', status: 200, partial: reading.partial };
+  }
+  const retryAfterMs = statusDetails === undefined ? undefined : retryDelayMs(statusDetails);
+  const retryable = RETRYABLE.has(code) || (code === RESOURCE_EXHAUSTED && retryAfterMs !== undefined);
+  const name = CODE_NAMES[code] ?? `code ${code}`;
+  const backendMessage = boundedText(details);
+  const failure: SendFailure = {
+    kind: retryable ? 'retryable' : 'permanent',
+    failure: code === DEADLINE_EXCEEDED ? 'timeout' : 'grpc_status',
+    backendMessage,
+    message: `the backend answered ${name}${backendMessage === '' ? '' : `: ${backendMessage}`}`,
+  };
+  if (retryAfterMs !== undefined && retryAfterMs > 0) failure.retryAfterMs = retryAfterMs;
+  return failure;
+}
+
+function read(setting: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new ConfigError([{ severity: 'error', path: `tls.${setting}`, message: `${file} cannot be read: ${errorMessage(error)}` }]);
+  }
+}
+
+function channelCredentials(grpc: typeof Grpc, config: OtlpGrpcConfig, schemeTls: boolean | undefined): Grpc.ChannelCredentials {
+  const tls = config.tls;
+  if (!(schemeTls ?? !tls.insecure)) return grpc.credentials.createInsecure();
+  const ca = tls.ca_file === undefined ? null : read('ca_file', tls.ca_file);
+  const key = tls.key_file === undefined ? null : read('key_file', tls.key_file);
+  const cert = tls.cert_file === undefined ? null : read('cert_file', tls.cert_file);
+  const verify: Grpc.VerifyOptions = tls.insecure_skip_verify ? { rejectUnauthorized: false, checkServerIdentity: () => undefined } : {};
+  return grpc.credentials.createSsl(ca, key, cert, verify);
+}
+
+function channelOptions(config: OtlpGrpcConfig): Grpc.ChannelOptions {
+  // The channel tries to connect again no later than the exporter retries: with grpc-js's own
+  // backoff (up to 120 s) a backend back after an outage went unused for a minute and more, while
+  // every retry in between failed at once for want of a connection.
+  const reconnectMs = Math.max(1000, durationMs(config.retry_on_failure.max_interval));
+  const options: Grpc.ChannelOptions = {
+    'grpc.initial_reconnect_backoff_ms': Math.min(1000, durationMs(config.retry_on_failure.initial_interval) || 1000),
+    'grpc.max_reconnect_backoff_ms': reconnectMs,
+    'grpc.primary_user_agent': `otelgate/${VERSION}`,
+    // The queue bounds what it sends; the backend's own limit answers RESOURCE_EXHAUSTED.
+    'grpc.max_send_message_length': -1,
+    'grpc.default_compression_algorithm': config.compression === 'gzip' ? 2 : 0,
+    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ [config.balancer_name]: {} }] }),
+  };
+  if (config.authority !== undefined) options['grpc.default_authority'] = config.authority;
+  if (config.tls.server_name_override !== undefined) options['grpc.ssl_target_name_override'] = config.tls.server_name_override;
+  const keepalive = config.keepalive;
+  if (keepalive !== undefined && durationMs(keepalive.time) > 0) {
+    options['grpc.keepalive_time_ms'] = durationMs(keepalive.time);
+    options['grpc.keepalive_timeout_ms'] = durationMs(keepalive.timeout);
+    options['grpc.keepalive_permit_without_calls'] = keepalive.permit_without_stream ? 1 : 0;
+  }
+  return options;
+}
+
+type ExportMethod = (payload: Buffer, metadata: Grpc.Metadata, options: Grpc.CallOptions, done: (error: Grpc.ServiceError | null, response?: Buffer) => void) => Grpc.ClientUnaryCall;
+
+/** Loads grpc-js and opens the channel (lazily: it connects on the first call). Reads the tls files now, throwing a ConfigError naming a bad one. */
+export async function createGrpcSender(config: OtlpGrpcConfig): Promise<GrpcSender> {
+  const grpc = await import('@grpc/grpc-js');
+  const { target, tls } = parseGrpcEndpoint(config.endpoint) as { target: string; tls: boolean | undefined };
+  const same = (bytes: Buffer): Buffer => bytes;
+  const method = (signal: Signal) => ({ path: `/${SERVICES[signal]}/Export`, requestStream: false, responseStream: false, requestSerialize: same, requestDeserialize: same, responseSerialize: same, responseDeserialize: same });
+  const Client = grpc.makeGenericClientConstructor({ logs: method('logs'), traces: method('traces'), metrics: method('metrics') }, 'OtlpExport');
+  const client = new Client(target, channelCredentials(grpc, config, tls), channelOptions(config));
+  const exports = client as unknown as Record<Signal, ExportMethod>;
+  const configured = headerPairs(config.headers);
+  const timeoutMs = durationMs(config.timeout);
+
+  return {
+    send(signal, payload, headers, abort) {
+      const metadata = new grpc.Metadata();
+      for (const [name, value] of configured) metadata.set(name.toLowerCase(), value);
+      for (const [name, value] of Object.entries(headers)) metadata.set(name.toLowerCase(), value);
+      const options: Grpc.CallOptions = timeoutMs > 0 ? { deadline: Date.now() + timeoutMs } : {};
+      return new Promise((resolve) => {
+        if (abort?.aborted === true) {
+          resolve({ kind: 'retryable', failure: 'aborted', message: 'aborted by shutdown' });
+          return;
+        }
+        const body = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+        const call = exports[signal].call(client, body, metadata, options, (error, response) => {
+          abort?.removeEventListener('abort', cancel);
+          if (error === null) {
+            resolve(classifyGrpc(0, '', undefined, response));
+            return;
+          }
+          if (abort?.aborted === true && error.code === CANCELLED) {
+            resolve({ kind: 'retryable', failure: 'aborted', message: 'aborted by shutdown' });
+            return;
+          }
+          const [details] = error.metadata?.get('grpc-status-details-bin') ?? [];
+          resolve(classifyGrpc(error.code, error.details, Buffer.isBuffer(details) ? details : undefined, undefined));
+        });
+        const cancel = (): void => call.cancel();
+        abort?.addEventListener('abort', cancel, { once: true });
+      });
+    },
+    close: () => client.close(),
+  };
+}
