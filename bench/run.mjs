@@ -104,6 +104,10 @@ const PIPELINES = {
   'otlp_http none': { config: forwarding({}, { compression: 'none' }), sink: true, workloads: ['logs protobuf'] },
   // loki with every setting at its default: snappy protobuf, raw lines, structured metadata.
   loki: { config: forwarding({}, {}, 'loki'), sink: true, workloads: ['logs protobuf'] },
+  // The otlp exporter (OTLP/gRPC) with every setting at its default (gzip) but plaintext (http://),
+  // to the sink's gRPC port; and without compression.
+  'otlp grpc': { config: (dir, workers, sink) => forwarding({}, {}, 'otlp')(dir, workers, { port: /grpc (\d+)/.exec(sink.output)?.[1] }), sink: true, workloads: ['logs protobuf'] },
+  'otlp grpc none': { config: (dir, workers, sink) => forwarding({}, { compression: 'none' }, 'otlp')(dir, workers, { port: /grpc (\d+)/.exec(sink.output)?.[1] }), sink: true, workloads: ['logs protobuf'] },
   // prometheusremotewrite with every setting at its default, on the metrics workload (gauges,
   // counters and histograms); the sink counts one sample per data point (bench/sink.mjs).
   prometheusremotewrite: { config: forwarding({}, {}, 'prometheusremotewrite', '/api/v1/write', 'metrics'), sink: true, workloads: ['metrics protobuf'] },
@@ -184,7 +188,7 @@ function startServer(command, args, ready) {
           child.once('exit', done);
           child.kill('SIGTERM');
         });
-      resolve({ pid: child.pid, port, stop });
+      resolve({ pid: child.pid, port, output, stop });
     };
     child.stdout.setEncoding('utf8').on('data', onData);
     child.stderr.setEncoding('utf8').on('data', onData);
@@ -594,6 +598,16 @@ targets.push(
   [
     'OTLP logs protobuf over gRPC (1,000 records a message) → nop ≥ 70 % of the same load over HTTP/protobuf → nop',
     `${verdict(w0.pipelines['nop grpc'].nopRatios, (x) => x >= 0.7)}: ${spread(w0.pipelines['nop grpc'].nopRatios, share)}, ${k(w0.pipelines['nop grpc'].recordsPerSecond)} rec/s, ${w0.pipelines['nop grpc'].cpuPerMillion.toFixed(2)} s CPU per M records (HTTP: ${w0.pipelines.nop.cpuPerMillion.toFixed(2)})`,
+  ],
+  [
+    'OTLP logs protobuf → otlp exporter (gRPC, queue on disk) → gRPC sink: records/s delivered ≥ 50 % of the same load → nop',
+    ['otlp grpc', 'otlp grpc none']
+      .map((id) => {
+        const p = w0.pipelines[id];
+        const label = id === 'otlp grpc' ? 'gzip (the default)' : '`compression: none`';
+        return `${label}: ${verdict(p.nopRatios, (x) => x >= 0.5)}, ${spread(p.nopRatios, share)}, ${k(p.recordsPerSecond)} rec/s, ${p.cpuPerMillion.toFixed(2)} s CPU per M records`;
+      })
+      .join('; '),
   ],
   [
     'OTLP logs protobuf → loki (queue on disk) → sink: records/s delivered ≥ 50 % of the same load → nop',

@@ -6,9 +6,11 @@
 // samples of series not named *_bucket, *_sum or target_info). It counts, so that the harness
 // measures what arrived, not what otelgate accepted. Prints "listening <port>" once it is;
 // GET /stats answers its counts (times in epoch milliseconds, comparable with the harness's and
-// the load generator's; CPU in seconds).
+// the load generator's; CPU in seconds). OTLP/gRPC logs (the otlp exporter) it takes on a port of
+// its own, counted likewise: "listening <port> grpc <port>".
 // Usage: node sink.mjs [port]   (0 or none: any free port; a given one: the same backend again)
 import { createServer } from 'node:http';
+import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
 import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import snappyjs from 'snappyjs';
 
@@ -111,7 +113,16 @@ function countLogRecords(body) {
   return records;
 }
 
-const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+function counted(records, bytes) {
+  const now = epochMs();
+  if (stats.requests === 0) Object.assign(stats, { firstMs: now, firstRecords: records });
+  stats.lastMs = now;
+  stats.requests++;
+  stats.records += records;
+  stats.bytes += bytes;
+}
+
+const http = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   if (req.method === 'GET') {
     const cpu = process.cpuUsage();
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -127,17 +138,32 @@ const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     const loki = req.url === '/loki/api/v1/push';
     const remoteWrite = req.url === '/api/v1/write';
     const records = loki ? countLokiEntries(snappyjs.uncompress(body)) : remoteWrite ? countPointSamples(Buffer.from(snappyjs.uncompress(body))) : countLogRecords(body);
-    const now = epochMs();
-    if (stats.requests === 0) Object.assign(stats, { firstMs: now, firstRecords: records });
-    stats.lastMs = now;
-    stats.requests++;
-    stats.records += records;
-    stats.bytes += raw.length;
+    counted(records, raw.length);
     res.writeHead(loki || remoteWrite ? 204 : 200, loki || remoteWrite ? {} : { 'content-type': 'application/x-protobuf', 'content-length': '0' });
     res.end();
   });
 });
-server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
+// The logs service of OTLP/gRPC, messages as bytes (grpc-js inflates gzip ones).
+const grpc = new GrpcServer({ 'grpc.max_receive_message_length': -1 });
+const same = (bytes) => bytes;
+grpc.addService(
+  { Export: { path: '/opentelemetry.proto.collector.logs.v1.LogsService/Export', requestStream: false, responseStream: false, requestSerialize: same, requestDeserialize: same, responseSerialize: same, responseDeserialize: same } },
+  {
+    Export: (call, done) => {
+      counted(countLogRecords(call.request), call.request.length);
+      done(null, Buffer.alloc(0));
+    },
+  },
+);
+// Windows of 4 MiB, as otelgate's otlp receiver sets them (a grpc-go server grows its own to
+// fit): grpc-js's 64 KiB would make the exporter wait for window updates, not for the backend.
+const WINDOW = 4 * 1024 * 1024;
+grpc.commonServerOptions.settings = { ...grpc.commonServerOptions.settings, initialWindowSize: WINDOW };
+const grpcPort = await new Promise((resolve, reject) => grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))));
+
+for (const server of grpc.http2Servers.keys()) server.on('session', (session) => session.setLocalWindowSize(WINDOW));
+
+http.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
   stats.startedMs = epochMs();
-  process.stdout.write(`listening ${server.address().port}\n`);
+  process.stdout.write(`listening ${http.address().port} grpc ${grpcPort}\n`);
 });
