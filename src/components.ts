@@ -6,6 +6,7 @@ import { otlpExporterFactory } from './exporters/otlp/factory.js';
 import { otlpHttpExporterFactory, otlphttpExporterFactory } from './exporters/otlp_http/factory.js';
 import { prometheusRemoteWriteExporterFactory } from './exporters/prometheusremotewrite/factory.js';
 import { storeExporterFactory } from './exporters/store/factory.js';
+import { batchProcessorFactory } from './processors/batch/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
 import { apiKeyAuthExtensionFactory } from './extensions/apikeyauth/factory.js';
@@ -21,6 +22,7 @@ export function builtinRegistry(): Registry {
     ingestReceiverFactory,
     nopReceiverFactory,
     otlpReceiverFactory,
+    batchProcessorFactory,
     memoryLimiterProcessorFactory,
     spanProcessorFactory,
     debugExporterFactory,

@@ -16,7 +16,6 @@ const COLLECTOR_ONLY: Record<Kind, Readonly<Record<string, string>>> = {
     fluentforward: 'send OTLP instead (Fluent Bit has an opentelemetry output): use the otlp receiver',
   },
   processor: {
-    batch: `${NOT_YET}; in otelgate each exporter batches in its sending queue (sending_queue.batch), after the data is durable`,
     attributes: `${NOT_YET}; remove it to run the rest of the pipeline`,
     resource: `${NOT_YET}; remove it to run the rest of the pipeline`,
     filter: `${NOT_YET}; remove it to run the rest of the pipeline`,

@@ -6,6 +6,7 @@ import { isSignal, SIGNALS, type Signal } from '../model/signal.js';
 import { bindFactory, parseComponentId, signalsOf, type BoundFactory, type Factory, type Kind } from '../runtime/component.js';
 import type { Registry } from '../runtime/registry.js';
 import { check } from './ajv.js';
+import { batchIntoQueues } from './batch-to-queue.js';
 import { collectorOnly } from './collector-names.js';
 import { durationMs } from './duration.js';
 import type { LoadedConfig } from './load.js';
@@ -203,6 +204,8 @@ export function validateConfig(loaded: LoadedConfig, registry: Registry): Resolv
   }
 
   if (issues.some((i) => i.severity === 'error')) throw new ConfigError(issues);
+
+  for (const carried of batchIntoQueues(components.processor, components.exporter, pipelines)) report('warning', ['processors', carried.processor], carried.message);
 
   // Only for a config without errors: next to one, an unused component is usually its consequence.
   for (const [section, kind] of SECTIONS) {

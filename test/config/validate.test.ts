@@ -212,7 +212,6 @@ service: {pipelines: {logs: {receivers: [otlp], exporters: [logging]}}}
 `;
     expect(problems(text, builtinRegistry())).toEqual([
       '2:42: receivers.prometheus: the Collector\'s receiver "prometheus" is not an otelgate component: otelgate does not scrape; have Prometheus remote-write elsewhere, or send OTLP metrics to the otlp receiver',
-      '3:14: processors.batch: the Collector\'s processor "batch" is not an otelgate component: not in otelgate yet; in otelgate each exporter batches in its sending queue (sending_queue.batch), after the data is durable',
       '3:23: processors.filter/health: the Collector\'s processor "filter" is not an otelgate component: not in otelgate yet; remove it to run the rest of the pipeline',
       '4:51: exporters.logging: the Collector\'s exporter "logging" is not an otelgate component: the Collector renamed it debug, which otelgate has',
       '4:62: exporters.file: the Collector\'s exporter "file" is not an otelgate component: not in otelgate yet; use the store exporter to keep data locally, or debug to print it',

@@ -58,6 +58,9 @@ export function validateOtlpGrpc(config: OtlpGrpcConfig): SettingsProblem[] {
   if (parseGrpcEndpoint(config.endpoint) === undefined) {
     problems.push({ path: ['endpoint'], message: `"${config.endpoint}" is not host:port; write it as tempo:4317 (or http://tempo:4317 for plaintext, https://tempo:4317 for TLS)` });
   }
+  if (config.tls.min_version !== '1.2' || config.tls.max_version !== undefined) {
+    problems.push({ path: ['tls', config.tls.max_version === undefined ? 'min_version' : 'max_version'], message: 'TLS versions cannot be chosen for gRPC in otelgate (grpc-js takes Node\'s defaults: 1.2 and up); remove it' });
+  }
   const seen = new Set<string>();
   headerPairs(config.headers).forEach(([name], index) => {
     const key = name.toLowerCase();
