@@ -48,8 +48,10 @@ describe('otelgate CLI', () => {
     expect(summary('receivers')).toEqual([
       ['ingest', all('Alpha')],
       ['nop', all('Beta')],
+      ['otlp', all('Alpha')],
     ]);
     expect(summary('processors')).toEqual([
+      ['batch', all('Alpha')],
       ['memory_limiter', all('Beta')],
       ['span', { traces: 'Alpha' }],
     ]);
@@ -57,6 +59,7 @@ describe('otelgate CLI', () => {
       ['debug', all('Development')],
       ['loki', { logs: 'Alpha' }],
       ['nop', all('Beta')],
+      ['otlp', all('Alpha')],
       ['otlp_http', all('Alpha')],
       ['otlphttp', all('Alpha')],
       ['prometheusremotewrite', { metrics: 'Alpha' }],

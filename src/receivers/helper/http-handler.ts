@@ -120,6 +120,7 @@ export function httpHandler(options: HandlerOptions): (req: IncomingMessage, res
         return;
       }
       if (outcome.kind === 'unavailable') {
+        options.logger.warn({ err: outcome.reason, signal: route.signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered 503');
         answers.unavailable(req, res);
         return;
       }

@@ -72,7 +72,7 @@ export type DecodeFacts = Omit<Decoded<Signal>, 'rows'>;
  */
 export type Outcome =
   | { kind: 'busy' }
-  | { kind: 'unavailable' }
+  | { kind: 'unavailable'; reason: string }
   | { kind: 'done'; encoding: Encoding | undefined; facts: DecodeFacts; rows: number; rejected: number; tooLarge: boolean };
 
 /** A body decoded and its rows handed on: `consumed` is the pipeline's answer (undefined: no rows). */
@@ -142,7 +142,7 @@ function handOn(options: IntakeOptions, delivery: Delivery): Handed | 'busy' {
 
 /** Decodes, hands on, waits for the pipeline and counts. The caller still owns `records` and the body's bytes. */
 export async function deliver(options: IntakeOptions, delivery: Delivery): Promise<Outcome> {
-  const { route, principal, read } = delivery;
+  const { route, read } = delivery;
   const handed = handOn(options, delivery);
   if (handed === 'busy') return { kind: 'busy' };
   const { encoding, facts, rows, consumed } = handed;
@@ -156,10 +156,7 @@ export async function deliver(options: IntakeOptions, delivery: Delivery): Promi
       counts?.accepted[route.signal].add(rows, counts.attributes);
     } catch (error) {
       counts?.refused[route.signal].add(rows, counts.attributes);
-      if (isRetryable(error)) {
-        options.logger.warn({ err: errorMessage(error), signal: route.signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered retry later');
-        return { kind: 'unavailable' };
-      }
+      if (isRetryable(error)) return { kind: 'unavailable', reason: errorMessage(error) };
       rejected += rows;
     }
   }

@@ -169,6 +169,7 @@ export function grpcReceiver(options: GrpcReceiverOptions): GrpcReceiver {
             const consumeCtx: ConsumeContext = { signal: gone.signal, client };
             const arrival = BigInt(Date.now()) * 1_000_000n;
             const outcome = await deliver(options, { route, consumer, ctx: consumeCtx, principal, requested: 'protobuf', read: { kind: 'ok', body }, arrival, records });
+            if (outcome.kind === 'unavailable') options.logger.warn({ err: outcome.reason, signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered UNAVAILABLE');
             if (outcome.kind !== 'done') return retryLater();
             const partial = outcome.rejected === 0 ? undefined : { rejected: outcome.rejected, errorMessage: skippedMessage(route, outcome.facts, outcome.rejected, undefined) };
             return exportResponse(signal, 'protobuf', partial).body as Buffer;
