@@ -112,7 +112,7 @@ export function httpHandler(options: HandlerOptions): (req: IncomingMessage, res
     res.once('close', onClose);
     // A client that went away while its body was read is gone already; 'close' has been and gone.
     if (res.destroyed) gone.abort();
-    const ctx: ConsumeContext = { signal: gone.signal, client: clientInfo(req.headersDistinct, principal, options.includeMetadata) };
+    const ctx: ConsumeContext = { signal: gone.signal, client: clientInfo(principal, options.includeMetadata ? req.headersDistinct : undefined) };
     try {
       const outcome = await deliver(options, { route, consumer, ctx, principal, requested, read, arrival, records });
       if (outcome.kind === 'busy') {

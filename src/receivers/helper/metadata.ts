@@ -8,12 +8,13 @@ const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['cookie', 'proxy-author
 const NO_METADATA: ClientInfo['metadata'] = Object.freeze({});
 
 /**
- * With `include_metadata`, every header (or gRPC metadata entry) but those that carry a key or a
- * cookie, by lower-case name, repeated ones kept apart. The transport's header limit (Node's 16 KiB
- * for HTTP, grpc-js's for gRPC) bounds what a client can make us keep.
+ * With `include_metadata`, the request's headers (or gRPC metadata) are given, and every one is
+ * kept but those that carry a key or a cookie, by lower-case name, repeated ones kept apart. The
+ * transport's header limit (Node's 16 KiB for HTTP, grpc-js's for gRPC) bounds what a client can
+ * make us keep. Without it, none are given: Node builds headersDistinct only when asked.
  */
-export function clientInfo(headers: Readonly<Record<string, readonly string[] | undefined>>, principal: Principal, includeMetadata: boolean): ClientInfo {
-  if (!includeMetadata) return { keyId: principal.keyId, metadata: NO_METADATA };
+export function clientInfo(principal: Principal, headers?: Readonly<Record<string, readonly string[] | undefined>>): ClientInfo {
+  if (headers === undefined) return { keyId: principal.keyId, metadata: NO_METADATA };
   const metadata: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
   for (const name of Object.keys(headers)) {
     const values = headers[name];

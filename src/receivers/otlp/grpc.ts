@@ -165,7 +165,7 @@ export function grpcReceiver(options: GrpcReceiverOptions): GrpcReceiver {
           const onCancel = (): void => gone.abort();
           call.once('cancelled', onCancel);
           try {
-            const client = clientInfo(config.include_metadata ? textMetadata(call.metadata) : {}, principal, config.include_metadata);
+            const client = clientInfo(principal, config.include_metadata ? textMetadata(call.metadata) : undefined);
             const consumeCtx: ConsumeContext = { signal: gone.signal, client };
             const arrival = BigInt(Date.now()) * 1_000_000n;
             const outcome = await deliver(options, { route, consumer, ctx: consumeCtx, principal, requested: 'protobuf', read: { kind: 'ok', body }, arrival, records });
