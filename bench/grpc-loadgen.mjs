@@ -5,6 +5,7 @@
 // connections, warmupMs, durationMs) and prints the same JSON line, a call answered OK counted as 200.
 import { readFileSync } from 'node:fs';
 import { credentials, makeGenericClientConstructor, Metadata } from '@grpc/grpc-js';
+import { Tally } from './tally.mjs';
 
 const options = JSON.parse(process.argv[2]);
 const { host, port, path, headers, bodyFile, connections, warmupMs, durationMs } = options;
@@ -20,39 +21,19 @@ const clients = Array.from({ length: connections }, () => new Client(`${host}:${
 const metadata = new Metadata();
 if (headers.Authorization !== undefined) metadata.set('authorization', headers.Authorization);
 
-const started = performance.now();
-const measureFrom = started + warmupMs;
-const stopAt = measureFrom + durationMs;
-let latencies = new Float64Array(1 << 16);
-let measured = 0;
-const statuses = {};
-const answered = {};
-let errors = 0;
-
-function record(latency, status) {
-  answered[status] = (answered[status] ?? 0) + 1;
-  const now = performance.now();
-  if (now < measureFrom || now > stopAt) return;
-  if (measured === latencies.length) {
-    const bigger = new Float64Array(latencies.length * 2);
-    bigger.set(latencies);
-    latencies = bigger;
-  }
-  latencies[measured++] = latency;
-  statuses[status] = (statuses[status] ?? 0) + 1;
-}
+const tally = new Tally(warmupMs, durationMs);
 
 function run(client) {
   return new Promise((resolve) => {
     const send = () => {
-      if (performance.now() >= stopAt) {
+      if (tally.over) {
         resolve();
         return;
       }
       const sentAt = performance.now();
       client.Export(body, metadata, (error) => {
-        if (error !== null && error.code === 14 && error.details?.includes('connect')) errors++;
-        record(performance.now() - sentAt, error === null ? '200' : `grpc ${error.code}`);
+        if (error !== null && error.code === 14 && error.details?.includes('connect')) tally.errors++;
+        tally.record(performance.now() - sentAt, error === null ? '200' : `grpc ${error.code}`);
         send();
       });
     };
@@ -62,7 +43,4 @@ function run(client) {
 
 await Promise.all(clients.map(run));
 for (const client of clients) client.close();
-const sorted = latencies.subarray(0, measured).sort();
-const at = (q) => (measured === 0 ? 0 : sorted[Math.min(measured - 1, Math.floor(q * measured))]);
-const elapsedMs = performance.now() - started;
-process.stdout.write(`${JSON.stringify({ times: 0, requests: measured, seconds: durationMs / 1000, statuses, answered, startedEpochMs: performance.timeOrigin + started, elapsedMs, errors, p50: at(0.5), p99: at(0.99) })}\n`);
+tally.print({ times: 0 });

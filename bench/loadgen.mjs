@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { isoMicros, T0, TIME_SPAN } from './payloads.mjs';
+import { Tally } from './tally.mjs';
 
 const options = JSON.parse(process.argv[2]);
 const { host, port, path, headers, bodyFile, connections, warmupMs, durationMs, rate, timeFormat, gzip, count } = options;
@@ -54,40 +55,19 @@ function request() {
   return Buffer.concat([Buffer.from(head), payload]);
 }
 
-const started = performance.now();
-const measureFrom = started + warmupMs;
-const stopAt = measureFrom + durationMs;
-let latencies = new Float64Array(1 << 16);
-let measured = 0;
-const statuses = {};
-// Every answer, in the window or not: what the server accepted in all (a queue delivers all of it).
-const answered = {};
+const tally = new Tally(warmupMs, durationMs);
 let sent = 0;
-let errors = 0;
 // With a rate, each connection sends at most rate/connections requests per second, evenly spaced.
 const interval = rate === undefined ? 0 : (1000 * connections) / rate;
-
-function record(latency, status) {
-  answered[status] = (answered[status] ?? 0) + 1;
-  const now = performance.now();
-  if (now < measureFrom || now > stopAt) return;
-  if (measured === latencies.length) {
-    const bigger = new Float64Array(latencies.length * 2);
-    bigger.set(latencies);
-    latencies = bigger;
-  }
-  latencies[measured++] = latency;
-  statuses[status] = (statuses[status] ?? 0) + 1;
-}
 
 function run(index) {
   return new Promise((resolve) => {
     const socket = connect({ host, port, noDelay: true });
     let buffer = Buffer.alloc(0);
     let sentAt = 0;
-    let due = started + (interval * index) / connections;
+    let due = tally.started + (interval * index) / connections;
     const send = () => {
-      if (performance.now() >= stopAt || sent === count) {
+      if (tally.over || sent === count) {
         socket.end();
         resolve();
         return;
@@ -114,13 +94,13 @@ function run(index) {
         const text = buffer.subarray(0, end).toString('latin1');
         const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(text)?.[1] ?? 0);
         if (buffer.length < end + 4 + length) return;
-        record(performance.now() - sentAt, text.slice(9, 12));
+        tally.record(performance.now() - sentAt, text.slice(9, 12));
         buffer = buffer.subarray(end + 4 + length);
         send();
       }
     });
     socket.on('error', () => {
-      errors++;
+      tally.errors++;
       resolve();
     });
     socket.on('close', resolve);
@@ -128,7 +108,4 @@ function run(index) {
 }
 
 await Promise.all(Array.from({ length: connections }, (_, i) => run(i)));
-const sorted = latencies.subarray(0, measured).sort();
-const at = (q) => (measured === 0 ? 0 : sorted[Math.min(measured - 1, Math.floor(q * measured))]);
-const elapsedMs = performance.now() - started;
-process.stdout.write(`${JSON.stringify({ times: times.length, requests: measured, seconds: durationMs / 1000, statuses, answered, startedEpochMs: performance.timeOrigin + started, elapsedMs, errors, p50: at(0.5), p99: at(0.99) })}\n`);
+tally.print({ times: times.length });

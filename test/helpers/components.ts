@@ -43,6 +43,36 @@ export function captureExporter(rec: Recorder, options: { gate?: Promise<void>; 
   };
 }
 
+/** An exporter a test switches: it takes each batch (into `taken`), or refuses it with `refusal` while that is set. */
+export interface Switchable {
+  factory: ExporterFactory<typeof empty>;
+  taken: Batch[];
+  refusal: Error | undefined;
+}
+
+export function switchableExporter(): Switchable {
+  const state: Switchable = {
+    taken: [],
+    refusal: undefined,
+    factory: {
+      kind: 'exporter',
+      type: 'switchable',
+      description: 'test',
+      stability: { logs: 'development', traces: 'development', metrics: 'development' },
+      schema: empty,
+      create: () => ({
+        start: async () => {},
+        shutdown: async () => {},
+        consume: async (batch) => {
+          if (state.refusal !== undefined) throw state.refusal;
+          state.taken.push(batch);
+        },
+      }),
+    },
+  };
+  return state;
+}
+
 /** An exporter that only serves logs, as a Loki exporter does. */
 export const logsOnlyExporter: ExporterFactory<typeof empty> = {
   kind: 'exporter',

@@ -1,13 +1,15 @@
 // Starts the built otelgate (dist/cli.js) on a free loopback port with its own keys file in a
 // temporary folder, and stops it. What the pipelines export shows in the debug exporter's log lines.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey } from '../../src/auth/key.js';
 import { writeKeysFile } from '../../src/auth/keysfile.js';
 import { afterAll } from 'vitest';
 import type { Backend } from './backend.js';
-import { RunningCli, type LogLine } from './cli.js';
+import type { Signal } from '../../src/model/signal.js';
+import { ROOT, RunningCli, type LogLine } from './cli.js';
+import { otlpJsonToProtobuf } from './otlp.js';
 
 export interface Gateway {
   url: string;
@@ -114,3 +116,18 @@ export function stoppedAfterAll(): { gateways: Gateway[]; backends: Pick<Backend
   });
   return { gateways, backends };
 }
+
+/** Posts testdata/otlp/<signal>.json to a gateway with `key`, as JSON or as its protobuf twin; resolves with the status. */
+export async function postGolden(gateway: Gateway, signal: Signal, key: string, protobuf: boolean): Promise<number> {
+  const json = readFileSync(join(ROOT, 'testdata', 'otlp', `${signal}.json`), 'utf8');
+  const response = await fetch(`${gateway.url}/v1/${signal}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': protobuf ? 'application/x-protobuf' : 'application/json' },
+    body: protobuf ? otlpJsonToProtobuf(signal, JSON.parse(json)) : json,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** Rows read back, as a sorted list of their JSON: rows of equal time may be stored in another order. */
+export const rowSet = (rows: Record<string, unknown>[] | undefined): string[] => (rows ?? []).map((row) => JSON.stringify(row)).sort();

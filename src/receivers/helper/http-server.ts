@@ -14,7 +14,7 @@ import type { Answers } from './send.js';
 export interface HttpServerSettings {
   host: string | undefined;
   port: number;
-  tls: { cert_file: string; key_file: string } | undefined;
+  tls?: { cert_file: string; key_file: string } | undefined;
   read_header_timeout: string;
   read_timeout: string;
   idle_timeout: string;

@@ -77,7 +77,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
       logger: ctx.logger,
     });
     const server = httpServer({
-      settings: { host, port, tls: config.tls, read_header_timeout: config.read_header_timeout, read_timeout: config.read_timeout, idle_timeout: config.idle_timeout, max_connections: config.max_connections },
+      settings: { ...config, host, port },
       ctx,
       meterName: METER,
       handle,

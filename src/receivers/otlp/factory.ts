@@ -118,7 +118,7 @@ export const otlpReceiverFactory: ReceiverFactory<typeof otlpSchema> = {
       });
       parts.push(
         httpServer({
-          settings: { host, port, tls: http.tls, read_header_timeout: http.read_header_timeout, read_timeout: http.read_timeout, idle_timeout: http.idle_timeout, max_connections: http.max_connections },
+          settings: { ...http, host, port },
           ctx,
           meterName: METER,
           handle,

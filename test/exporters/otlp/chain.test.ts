@@ -4,22 +4,18 @@
 // three signals, with two projects each landing in its own project at B (A calls with each
 // project's key at B: tenant.bearer_tokens, sent as `authorization` metadata). Then B stops for
 // 20 s while A keeps taking records, and every record A answered 2xx arrives once B is back.
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Signal } from '../../../src/model/signal.js';
-import { ROOT, RunningCli } from '../../helpers/cli.js';
-import { startGateway, type Gateway } from '../../helpers/gateway.js';
-import { otlpJsonToProtobuf } from '../../helpers/otlp.js';
+import { RunningCli } from '../../helpers/cli.js';
+import { postGolden, rowSet, startGateway, type Gateway } from '../../helpers/gateway.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 const PROJECTS = ['shop', 'blog'];
 const READS: Record<Signal, 'logs' | 'spans' | 'metrics'> = { logs: 'logs', traces: 'spans', metrics: 'metrics' };
 const ROWS: Record<Signal, number> = { logs: 5, traces: 2, metrics: 7 };
 const ALL = { from: '1970-01-01T00:00:00Z', limit: '10000' };
-const golden = (signal: Signal): string => readFileSync(join(ROOT, 'testdata', 'otlp', `${signal}.json`), 'utf8');
-const canonical = (rows: Record<string, unknown>[] | undefined): string[] => (rows ?? []).map((row) => JSON.stringify(row)).sort();
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -75,17 +71,6 @@ service:
     metrics: {receivers: [ingest], exporters: [store, otlp/b]}
 `;
 
-async function post(gateway: Gateway, signal: Signal, key: string, protobuf: boolean): Promise<number> {
-  const json = golden(signal);
-  const response = await fetch(`${gateway.url}/v1/${signal}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': protobuf ? 'application/x-protobuf' : 'application/json' },
-    body: protobuf ? otlpJsonToProtobuf(signal, JSON.parse(json)) : json,
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
-
 describe('otelgate → otlp (gRPC) → otelgate', () => {
   let a: Gateway;
   let b: Gateway;
@@ -103,16 +88,16 @@ describe('otelgate → otlp (gRPC) → otelgate', () => {
   });
 
   it.each(['logs', 'traces', 'metrics'] as const)('%s: B stores exactly the rows A received, each project as its own', async (signal) => {
-    expect(await post(a, signal, a.keys['shop'] as string, false)).toBe(200);
-    expect(await post(a, signal, a.keys['shop'] as string, true)).toBe(200);
-    expect(await post(a, signal, a.keys['blog'] as string, true)).toBe(200);
+    expect(await postGolden(a, signal, a.keys['shop'] as string, false)).toBe(200);
+    expect(await postGolden(a, signal, a.keys['shop'] as string, true)).toBe(200);
+    expect(await postGolden(a, signal, a.keys['blog'] as string, true)).toBe(200);
     const expected: Record<string, number> = { shop: 2 * ROWS[signal], blog: ROWS[signal] };
     for (const project of PROJECTS) {
       const atA = await a.read(READS[signal], a.keys[project], ALL);
       expect(atA.body.rows).toHaveLength(expected[project] as number);
       expect(await waitUntil(async () => (await b.read(READS[signal], b.keys[project], ALL)).body.rows?.length === expected[project])).toBe(true);
       const atB = await b.read(READS[signal], b.keys[project], ALL);
-      expect(canonical(atB.body.rows)).toEqual(canonical(atA.body.rows));
+      expect(rowSet(atB.body.rows)).toEqual(rowSet(atA.body.rows));
     }
   });
 

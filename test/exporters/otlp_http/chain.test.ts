@@ -2,19 +2,15 @@
 // store as well, so the rows B stores can be compared with the rows A received, field by field,
 // for all three signals, in both encodings, with two projects each landing in its own project at
 // B (A sends each project's batches with that project's key at B: tenant.bearer_tokens).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../helpers/cli.js';
-import { STORE_CONFIG, startGateway, type Gateway } from '../../helpers/gateway.js';
-import { otlpJsonToProtobuf } from '../../helpers/otlp.js';
+import { postGolden, rowSet, STORE_CONFIG, startGateway, type Gateway } from '../../helpers/gateway.js';
 import { waitUntil } from '../../helpers/wait.js';
 import type { Signal } from '../../../src/model/signal.js';
 
 const PROJECTS = ['shop', 'blog'];
 const READS: Record<Signal, 'logs' | 'spans' | 'metrics'> = { logs: 'logs', traces: 'spans', metrics: 'metrics' };
 const ROWS: Record<Signal, number> = { logs: 5, traces: 2, metrics: 7 };
-const golden = (signal: Signal): string => readFileSync(join(ROOT, 'testdata', 'otlp', `${signal}.json`), 'utf8');
 
 function forwarderConfig(b: Gateway, encoding: 'proto' | 'json') {
   return (keysFile: string): string => `
@@ -46,18 +42,6 @@ service:
 `;
 }
 
-const canonical = (rows: Record<string, unknown>[] | undefined): string[] => (rows ?? []).map((row) => JSON.stringify(row)).sort();
-
-async function post(gateway: Gateway, signal: Signal, key: string, protobuf: boolean): Promise<number> {
-  const json = golden(signal);
-  const response = await fetch(`${gateway.url}/v1/${signal}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': protobuf ? 'application/x-protobuf' : 'application/json' },
-    body: protobuf ? otlpJsonToProtobuf(signal, JSON.parse(json)) : json,
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
 
 describe.each(['proto', 'json'] as const)('otelgate → otlp_http (encoding %s) → otelgate', (encoding) => {
   let a: Gateway;
@@ -73,9 +57,9 @@ describe.each(['proto', 'json'] as const)('otelgate → otlp_http (encoding %s) 
 
   it.each(['logs', 'traces', 'metrics'] as const)('%s: B stores exactly the rows A received, each project as its own', async (signal) => {
     // shop sends its export as JSON and as protobuf; blog once, as protobuf.
-    expect(await post(a, signal, a.keys['shop'] as string, false)).toBe(200);
-    expect(await post(a, signal, a.keys['shop'] as string, true)).toBe(200);
-    expect(await post(a, signal, a.keys['blog'] as string, true)).toBe(200);
+    expect(await postGolden(a, signal, a.keys['shop'] as string, false)).toBe(200);
+    expect(await postGolden(a, signal, a.keys['shop'] as string, true)).toBe(200);
+    expect(await postGolden(a, signal, a.keys['blog'] as string, true)).toBe(200);
     const all = { from: '1970-01-01T00:00:00Z', limit: '1000' };
     const expected: Record<string, number> = { shop: 2 * ROWS[signal], blog: ROWS[signal] };
     for (const project of PROJECTS) {
@@ -85,7 +69,7 @@ describe.each(['proto', 'json'] as const)('otelgate → otlp_http (encoding %s) 
       expect(arrived).toBe(true);
       const atB = await b.read(READS[signal], b.keys[project], all);
       // Rows of equal time may be stored in another order (requests go out concurrently): compare as sets of rows.
-      expect(canonical(atB.body.rows)).toEqual(canonical(atA.body.rows));
+      expect(rowSet(atB.body.rows)).toEqual(rowSet(atA.body.rows));
     }
   });
 });

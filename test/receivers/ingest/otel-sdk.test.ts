@@ -4,18 +4,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { SeverityNumber } from '@opentelemetry/api-logs';
 import { OTLPLogExporter as LogsJson } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as LogsProto } from '@opentelemetry/exporter-logs-otlp-proto';
 import { OTLPMetricExporter as MetricsJson } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPMetricExporter as MetricsProto } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { OTLPTraceExporter as TracesJson } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as TracesProto } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../../src/auth/key.js';
 import { writeKeysFile } from '../../../src/auth/keysfile.js';
@@ -26,6 +20,7 @@ import { captureExporter, recorder, type Recorder } from '../../helpers/componen
 import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { canonicalRows } from '../../helpers/otlp.js';
+import { sdkLogRecords, sdkMetrics, sdkSpans } from '../../helpers/sdk-telemetry.js';
 
 interface Exporter<T> {
   export(items: T, done: (result: { code: number; error?: Error }) => void): void;
@@ -85,18 +80,9 @@ async function bothWays<T>(items: T, json: Exporter<T>, proto: Exporter<T>): Pro
   return [fromJson, fromProto];
 }
 
-const resource = resourceFromAttributes({ 'service.name': 'sdk-test', 'service.version': '1.2.3', 'project.id': 'not-this-one', 'host.cpus': 8, 'deployment.canary': true });
-
 describe('the official OpenTelemetry JS exporters', () => {
   it('logs: JSON and protobuf exports become identical rows', async () => {
-    const memory = new InMemoryLogRecordExporter();
-    const provider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter: memory })] });
-    const logger = provider.getLogger('checkout.logger', '4.5.6');
-    logger.emit({ body: 'order placed', severityNumber: SeverityNumber.INFO, severityText: 'INFO', attributes: { 'order.id': 1001, amount: 12.5, paid: true, tags: ['a', 'b'] } });
-    logger.emit({ body: { nested: { map: 1 } } as never, severityNumber: SeverityNumber.ERROR, eventName: 'payment.failed', attributes: { retries: 3 } });
-    logger.emit({ body: 'no attributes' });
-    await provider.forceFlush();
-    const records = memory.getFinishedLogRecords();
+    const records = await sdkLogRecords();
     expect(records).toHaveLength(3);
 
     const [fromJson, fromProto] = await bothWays(records, new LogsJson({ url: `${url}/v1/logs`, headers }), new LogsProto({ url: `${url}/api/v1/logs`, headers }));
@@ -109,22 +95,10 @@ describe('the official OpenTelemetry JS exporters', () => {
     expect(first).toMatchObject({ body: 'order placed', severityNumber: 9, severityText: 'INFO', scope: { name: 'checkout.logger', version: '4.5.6' } });
     expect({ ...first?.attributes }).toEqual({ 'order.id': 1001n, amount: 12.5, paid: true, tags: ['a', 'b'] });
     expect(first?.resource.attributes['project.id']).toBe('not-this-one');
-    await provider.shutdown();
   });
 
   it('traces: JSON and protobuf exports become identical rows', async () => {
-    const memory = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(memory)] });
-    const tracer = provider.getTracer('checkout.tracer', '1.0.0');
-    const parent = tracer.startSpan('POST /orders', { kind: SpanKind.SERVER, attributes: { 'http.response.status_code': 201 } });
-    parent.addEvent('validated', { rules: 3 });
-    parent.setStatus({ code: SpanStatusCode.OK });
-    const { trace, context } = await import('@opentelemetry/api');
-    const child = tracer.startSpan('SELECT orders', { kind: SpanKind.CLIENT, links: [{ context: parent.spanContext(), attributes: { why: 'batch' } }] }, trace.setSpan(context.active(), parent));
-    child.setStatus({ code: SpanStatusCode.ERROR, message: 'deadlock' });
-    child.end();
-    parent.end();
-    const spans = memory.getFinishedSpans();
+    const { spans, parent } = await sdkSpans();
     expect(spans).toHaveLength(2);
 
     const [fromJson, fromProto] = await bothWays(spans, new TracesJson({ url: `${url}/v1/traces`, headers }), new TracesProto({ url: `${url}/api/v1/traces`, headers }));
@@ -133,24 +107,12 @@ describe('the official OpenTelemetry JS exporters', () => {
     expect(fromProto.rows).toEqual(fromJson.rows);
     const rows = fromJson.signal === 'traces' ? fromJson.rows : [];
     const select = rows.find((r) => r.name === 'SELECT orders');
-    expect(select).toMatchObject({ kind: 3, statusCode: 2, statusMessage: 'deadlock', parentSpanId: parent.spanContext().spanId, traceId: parent.spanContext().traceId });
-    expect(select?.links.map((l) => l.spanId)).toEqual([parent.spanContext().spanId]);
-    await provider.shutdown();
+    expect(select).toMatchObject({ kind: 3, statusCode: 2, statusMessage: 'deadlock', parentSpanId: parent.spanId, traceId: parent.traceId });
+    expect(select?.links.map((l) => l.spanId)).toEqual([parent.spanId]);
   });
 
   it('metrics: JSON and protobuf exports become identical rows, one per data point', async () => {
-    class Reader extends MetricReader {
-      protected override async onForceFlush(): Promise<void> {}
-      protected override async onShutdown(): Promise<void> {}
-    }
-    const reader = new Reader();
-    const provider = new MeterProvider({ resource, readers: [reader] });
-    const meter = provider.getMeter('checkout.meter');
-    meter.createCounter('orders', { unit: '1', description: 'Orders placed' }).add(3, { region: 'eu' });
-    meter.createUpDownCounter('queue.depth').add(-2);
-    meter.createHistogram('latency', { unit: 'ms' }).record(42, { route: '/orders' });
-    meter.createGauge('temperature').record(21.5);
-    const { resourceMetrics } = await reader.collect();
+    const resourceMetrics = await sdkMetrics();
 
     const [fromJson, fromProto] = await bothWays(
       resourceMetrics,
@@ -167,6 +129,5 @@ describe('the official OpenTelemetry JS exporters', () => {
       ['latency', 'histogram', 'histogram'],
       ['temperature', 'gauge', 'number'],
     ]);
-    await provider.shutdown();
   });
 });

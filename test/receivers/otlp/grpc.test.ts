@@ -8,14 +8,12 @@ import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { credentials, makeGenericClientConstructor, Metadata, type Client, type ServiceError } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
-import Type from 'typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { builtinRegistry } from '../../../src/components.js';
 import { PermanentError, RetryableError } from '../../../src/errors.js';
 import { FLOW_CONTROL_WINDOW } from '../../../src/receivers/otlp/grpc.js';
-import type { Batch } from '../../../src/model/batch.js';
-import type { ExporterFactory } from '../../../src/runtime/component.js';
 import { Service } from '../../../src/runtime/service.js';
+import { switchableExporter } from '../../helpers/components.js';
 import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { otlpJsonToProtobuf, responseType } from '../../helpers/otlp.js';
@@ -26,23 +24,7 @@ const TRACES = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
 const MAX_STREAMS = 3;
 
 /** What the test pipeline does with the next batch: take it, or refuse it. */
-let refusal: Error | undefined;
-const taken: Batch[] = [];
-const switchable: ExporterFactory = {
-  kind: 'exporter',
-  type: 'switchable',
-  description: 'test',
-  stability: { logs: 'development' },
-  schema: Type.Object({}),
-  create: () => ({
-    start: async () => {},
-    shutdown: async () => {},
-    consume: async (batch) => {
-      if (refusal !== undefined) throw refusal;
-      taken.push(batch);
-    },
-  }),
-};
+const pipeline = switchableExporter();
 
 let service: Service;
 let address = '';
@@ -95,10 +77,10 @@ async function frameCall(path: string, message: Buffer, gzip: boolean): Promise<
 }
 
 async function expectServing(): Promise<void> {
-  const before = taken.length;
+  const before = pipeline.taken.length;
   const answer = await call(client, logsBody(1));
   expect(answer.error).toBeUndefined();
-  expect(taken).toHaveLength(before + 1);
+  expect(pipeline.taken).toHaveLength(before + 1);
 }
 
 beforeAll(async () => {
@@ -119,7 +101,7 @@ service:
   pipelines:
     logs: {receivers: [otlp], exporters: [switchable]}
 `,
-      builtinRegistry().register(switchable),
+      builtinRegistry().register(pipeline.factory),
     ),
     logger,
   );
@@ -134,17 +116,17 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  refusal = undefined;
-  taken.length = 0;
+  pipeline.refusal = undefined;
+  pipeline.taken.length = 0;
 });
 
 describe('the otlp receiver over gRPC', () => {
   it('takes a message and answers an empty ExportLogsServiceResponse', async () => {
     const answer = await call(client, logsBody(3));
     expect(answer.response).toEqual(Buffer.alloc(0));
-    expect(taken).toHaveLength(1);
-    expect(taken[0]?.rows).toHaveLength(3);
-    expect(taken[0]?.project).toBe('default');
+    expect(pipeline.taken).toHaveLength(1);
+    expect(pipeline.taken[0]?.rows).toHaveLength(3);
+    expect(pipeline.taken[0]?.project).toBe('default');
   });
 
   it('answers RESOURCE_EXHAUSTED for a message over max_recv_msg_size_mib, plain or gzip that inflates past it, and lives on', async () => {
@@ -154,13 +136,13 @@ describe('the otlp receiver over gRPC', () => {
     const bomb = gzipSync(logsBody(1, 'y'.repeat(40 * 1024 * 1024)));
     expect(bomb.length).toBeLessThan(1024 * 1024);
     expect(await frameCall(LOGS, bomb, true)).toBe('8');
-    expect(taken).toHaveLength(0);
+    expect(pipeline.taken).toHaveLength(0);
     await expectServing();
   });
 
   it('reads a gzip-compressed message (grpc-encoding: gzip) as a plain one', async () => {
     expect(await frameCall(LOGS, gzipSync(logsBody(5)), true)).toBe('0');
-    expect(taken.map((b) => b.rows.length)).toEqual([5]);
+    expect(pipeline.taken.map((b) => b.rows.length)).toEqual([5]);
   });
 
   it('answers OK with partial success for bytes that are not OTLP: the records are counted as rejected, not refused whole', async () => {
@@ -169,11 +151,11 @@ describe('the otlp receiver over gRPC', () => {
     const decoded = responseType('logs').toObject(responseType('logs').decode(answer.response as Buffer)) as { partialSuccess?: { rejectedLogRecords?: unknown; errorMessage?: string } };
     expect(Number(decoded.partialSuccess?.rejectedLogRecords)).toBe(1);
     expect(decoded.partialSuccess?.errorMessage).toMatch(/could not be parsed/);
-    expect(taken).toHaveLength(0);
+    expect(pipeline.taken).toHaveLength(0);
   });
 
   it('answers UNAVAILABLE with a RetryInfo of 5 s when the pipeline refuses for now', async () => {
-    refusal = new RetryableError('the queue is full');
+    pipeline.refusal = new RetryableError('the queue is full');
     const answer = await call(client, logsBody(2));
     expect(answer.error?.code).toBe(14);
     const [details] = answer.error?.metadata.get('grpc-status-details-bin') ?? [];
@@ -197,7 +179,7 @@ describe('the otlp receiver over gRPC', () => {
   });
 
   it('answers OK with every record rejected when the pipeline refuses for good', async () => {
-    refusal = new PermanentError('never');
+    pipeline.refusal = new PermanentError('never');
     const answer = await call(client, logsBody(4));
     expect(answer.error).toBeUndefined();
     const decoded = responseType('logs').toObject(responseType('logs').decode(answer.response as Buffer)) as { partialSuccess?: { rejectedLogRecords?: unknown } };

@@ -7,36 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import protobuf from 'protobufjs';
-import Type from 'typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateKey } from '../../../src/auth/key.js';
 import { writeKeysFile } from '../../../src/auth/keysfile.js';
 import { builtinRegistry } from '../../../src/components.js';
 import { RetryableError } from '../../../src/errors.js';
-import type { Batch } from '../../../src/model/batch.js';
-import type { ExporterFactory } from '../../../src/runtime/component.js';
 import { Service } from '../../../src/runtime/service.js';
+import { switchableExporter } from '../../helpers/components.js';
 import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { otlpJsonToProtobuf } from '../../helpers/otlp.js';
 
-let refusal: Error | undefined;
-const taken: Batch[] = [];
-const switchable: ExporterFactory = {
-  kind: 'exporter',
-  type: 'switchable',
-  description: 'test',
-  stability: { logs: 'development', traces: 'development' },
-  schema: Type.Object({}),
-  create: () => ({
-    start: async () => {},
-    shutdown: async () => {},
-    consume: async (batch) => {
-      if (refusal !== undefined) throw refusal;
-      taken.push(batch);
-    },
-  }),
-};
+/** What the test pipeline does with the next batch: take it, or refuse it. */
+const pipeline = switchableExporter();
 
 let service: Service;
 let open = '';
@@ -67,7 +50,7 @@ service:
   pipelines:
     logs: {receivers: [otlp, otlp/keyed], exporters: [switchable]}
 `,
-      builtinRegistry().register(switchable),
+      builtinRegistry().register(pipeline.factory),
     ),
     logger,
   );
@@ -80,8 +63,8 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  refusal = undefined;
-  taken.length = 0;
+  pipeline.refusal = undefined;
+  pipeline.taken.length = 0;
 });
 
 /** google.rpc.Status from protobuf bytes: its code, message and the type URLs of its details. */
@@ -106,7 +89,7 @@ describe('the otlp receiver over HTTP', () => {
     const answer = await fetch(`${open}/custom/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: LOGS_JSON });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({});
-    expect(taken.map((b) => [b.project, b.rows.length])).toEqual([['open-project', 2]]);
+    expect(pipeline.taken.map((b) => [b.project, b.rows.length])).toEqual([['open-project', 2]]);
 
     const moved = await fetch(`${open}/v1/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: LOGS_JSON });
     expect(moved.status).toBe(404);
@@ -123,15 +106,15 @@ describe('the otlp receiver over HTTP', () => {
     expect(proto.status).toBe(401);
     expect(proto.headers.get('content-type')).toBe('application/x-protobuf');
     expect(readStatus(new Uint8Array(await proto.arrayBuffer()))).toEqual({ code: 16, message: 'API key invalid.', details: [] });
-    expect(taken).toHaveLength(0);
+    expect(pipeline.taken).toHaveLength(0);
 
     const ok = await fetch(`${keyed}/v1/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key.key}` }, body: LOGS_JSON });
     expect(ok.status).toBe(200);
-    expect(taken.map((b) => b.project)).toEqual(['keyed-project']);
+    expect(pipeline.taken.map((b) => b.project)).toEqual(['keyed-project']);
   });
 
   it('answers 503 with Retry-After: 5 and a RetryInfo detail when the pipeline refuses for now', async () => {
-    refusal = new RetryableError('the queue is full');
+    pipeline.refusal = new RetryableError('the queue is full');
     const json = await fetch(`${open}/custom/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: LOGS_JSON });
     expect(json.status).toBe(503);
     expect(json.headers.get('retry-after')).toBe('5');
@@ -154,13 +137,13 @@ describe('the otlp receiver over HTTP', () => {
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as { partialSuccess?: { rejectedLogRecords?: number } };
     expect(body.partialSuccess?.rejectedLogRecords).toBe(1);
-    expect(taken.map((b) => b.rows.length)).toEqual([1]);
+    expect(pipeline.taken.map((b) => b.rows.length)).toEqual([1]);
   });
 
   it('reads confighttp\'s zlib Content-Encoding, and answers 415 Status for one it does not read', async () => {
     const zlib = await fetch(`${open}/custom/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'zlib' }, body: deflateSync(LOGS_JSON) });
     expect(zlib.status).toBe(200);
-    expect(taken.map((b) => b.rows.length)).toEqual([2]);
+    expect(pipeline.taken.map((b) => b.rows.length)).toEqual([2]);
     const snappy = await fetch(`${open}/custom/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'snappy' }, body: LOGS_JSON });
     expect(snappy.status).toBe(415);
     expect(await snappy.json()).toEqual({ code: 2, message: 'Unsupported Content-Encoding "snappy". Supported: gzip, zstd, zlib, deflate (or none).' });

@@ -6,8 +6,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Metadata } from '@grpc/grpc-js';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { SeverityNumber } from '@opentelemetry/api-logs';
 import { OTLPLogExporter as LogsGrpc } from '@opentelemetry/exporter-logs-otlp-grpc';
 import { OTLPLogExporter as LogsJson } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as LogsProto } from '@opentelemetry/exporter-logs-otlp-proto';
@@ -17,10 +15,6 @@ import { OTLPMetricExporter as MetricsProto } from '@opentelemetry/exporter-metr
 import { OTLPTraceExporter as TracesGrpc } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as TracesJson } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as TracesProto } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../../src/auth/key.js';
 import { writeKeysFile } from '../../../src/auth/keysfile.js';
@@ -31,6 +25,7 @@ import { captureExporter, recorder, type Recorder } from '../../helpers/componen
 import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { canonicalRows } from '../../helpers/otlp.js';
+import { sdkLogRecords, sdkMetrics, sdkSpans } from '../../helpers/sdk-telemetry.js';
 
 interface Exporter<T> {
   export(items: T, done: (result: { code: number; error?: Error }) => void): void;
@@ -120,18 +115,9 @@ function expectSameRows(batches: Batch[], count: number): void {
   }
 }
 
-const resource = resourceFromAttributes({ 'service.name': 'sdk-test', 'service.version': '1.2.3', 'host.cpus': 8, 'deployment.canary': true });
-
 describe('the otlp receiver and the official OpenTelemetry JS exporters', () => {
   it('logs: gRPC, HTTP protobuf and HTTP JSON exports become identical rows of the receiver\'s project', async () => {
-    const memory = new InMemoryLogRecordExporter();
-    const provider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter: memory })] });
-    const logger = provider.getLogger('checkout.logger', '4.5.6');
-    logger.emit({ body: 'order placed', severityNumber: SeverityNumber.INFO, severityText: 'INFO', attributes: { 'order.id': 1001, amount: 12.5, paid: true, tags: ['a', 'b'] } });
-    logger.emit({ body: { nested: { map: 1 } } as never, severityNumber: SeverityNumber.ERROR, eventName: 'payment.failed', attributes: { retries: 3 } });
-    logger.emit({ body: 'no attributes' });
-    await provider.forceFlush();
-    const records = memory.getFinishedLogRecords();
+    const records = await sdkLogRecords();
     expect(records).toHaveLength(3);
 
     const batches = await eachWay(records, [new LogsGrpc({ url: open.grpc }), new LogsProto({ url: `${open.http}/v1/logs` }), new LogsJson({ url: `${open.http}/v1/logs` })]);
@@ -140,22 +126,10 @@ describe('the otlp receiver and the official OpenTelemetry JS exporters', () => 
     const [first] = batches[0]?.signal === 'logs' ? batches[0].rows : [];
     expect(first).toMatchObject({ body: 'order placed', severityNumber: 9, severityText: 'INFO', scope: { name: 'checkout.logger', version: '4.5.6' } });
     expect({ ...first?.attributes }).toEqual({ 'order.id': 1001n, amount: 12.5, paid: true, tags: ['a', 'b'] });
-    await provider.shutdown();
   });
 
   it('traces: the three ways become identical rows, and a key resolves to its project', async () => {
-    const memory = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(memory)] });
-    const tracer = provider.getTracer('checkout.tracer', '1.0.0');
-    const parent = tracer.startSpan('POST /orders', { kind: SpanKind.SERVER, attributes: { 'http.response.status_code': 201 } });
-    parent.addEvent('validated', { rules: 3 });
-    parent.setStatus({ code: SpanStatusCode.OK });
-    const { trace, context } = await import('@opentelemetry/api');
-    const child = tracer.startSpan('SELECT orders', { kind: SpanKind.CLIENT, links: [{ context: parent.spanContext(), attributes: { why: 'batch' } }] }, trace.setSpan(context.active(), parent));
-    child.setStatus({ code: SpanStatusCode.ERROR, message: 'deadlock' });
-    child.end();
-    parent.end();
-    const spans = memory.getFinishedSpans();
+    const { spans, parent } = await sdkSpans();
     expect(spans).toHaveLength(2);
 
     const batches = await eachWay(spans, [
@@ -168,23 +142,11 @@ describe('the otlp receiver and the official OpenTelemetry JS exporters', () => 
     expectSameRows(batches, 2);
     const rows = batches[0]?.signal === 'traces' ? batches[0].rows : [];
     const select = rows.find((r) => r.name === 'SELECT orders');
-    expect(select).toMatchObject({ kind: 3, statusCode: 2, statusMessage: 'deadlock', parentSpanId: parent.spanContext().spanId, traceId: parent.spanContext().traceId });
-    await provider.shutdown();
+    expect(select).toMatchObject({ kind: 3, statusCode: 2, statusMessage: 'deadlock', parentSpanId: parent.spanId, traceId: parent.traceId });
   });
 
   it('metrics: the three ways become identical rows, one per data point', async () => {
-    class Reader extends MetricReader {
-      protected override async onForceFlush(): Promise<void> {}
-      protected override async onShutdown(): Promise<void> {}
-    }
-    const reader = new Reader();
-    const provider = new MeterProvider({ resource, readers: [reader] });
-    const meter = provider.getMeter('checkout.meter');
-    meter.createCounter('orders', { unit: '1', description: 'Orders placed' }).add(3, { region: 'eu' });
-    meter.createUpDownCounter('queue.depth').add(-2);
-    meter.createHistogram('latency', { unit: 'ms' }).record(42, { route: '/orders' });
-    meter.createGauge('temperature').record(21.5);
-    const { resourceMetrics } = await reader.collect();
+    const resourceMetrics = await sdkMetrics();
 
     const batches = await eachWay(resourceMetrics, [
       new MetricsGrpc({ url: keyed.grpc, metadata: keyMetadata() }),
@@ -200,7 +162,6 @@ describe('the otlp receiver and the official OpenTelemetry JS exporters', () => 
       ['latency', 'histogram', 'histogram'],
       ['temperature', 'gauge', 'number'],
     ]);
-    await provider.shutdown();
   });
 
   it('refuses a gRPC call without a known key with UNAUTHENTICATED, and passes nothing on', async () => {
