@@ -7,12 +7,10 @@ import type { Encoding } from './decode.js';
 
 /** The gRPC status codes otelgate answers with. */
 export const GRPC = {
-  OK: 0,
   UNKNOWN: 2,
   INVALID_ARGUMENT: 3,
   RESOURCE_EXHAUSTED: 8,
   UNIMPLEMENTED: 12,
-  INTERNAL: 13,
   UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
 } as const;

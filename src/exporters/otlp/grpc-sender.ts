@@ -45,7 +45,7 @@ const CANCELLED = 1;
 const DEADLINE_EXCEEDED = 4;
 const RESOURCE_EXHAUSTED = 8;
 /** Retried whatever the backend says (the Collector's shouldRetry); RESOURCE_EXHAUSTED only with a RetryInfo. */
-const RETRYABLE = new Set([CANCELLED, DEADLINE_EXCEEDED, 10, 11, 14, 15]);
+const RETRYABLE = new Set(['CANCELLED', 'DEADLINE_EXCEEDED', 'ABORTED', 'OUT_OF_RANGE', 'UNAVAILABLE', 'DATA_LOSS'].map((name) => CODE_NAMES.indexOf(name)));
 
 export interface GrpcSender {
   /** One attempt, bounded by `timeout`; never rejects. `signal` (shutdown) cancels it, as a retryable `aborted` failure. */

@@ -101,8 +101,8 @@ interface ServerInternals {
  * grpc-js serves with HTTP/2's initial windows of 64 KiB, per call and per connection, and has no
  * setting for them (grpc/grpc-node#3058 adds one): a client sending 250 KB messages then waits for
  * a WINDOW_UPDATE every 64 KiB. With 4 MiB windows (a whole message of the default size limit in
- * flight at once), OTLP logs over gRPC went from 66 % to 76-81 % of
- * the same load over HTTP (bench, `nop grpc`). The windows are set on the server's internals:
+ * flight at once), OTLP logs over gRPC went from 66 % to 70-81 % of the same load over HTTP
+ * (bench, `nop grpc`, medians of several runs). The windows are set on the server's internals:
  * before bindAsync for the SETTINGS it advertises, after it for each connection's window. Should a
  * grpc-js release move them, gRPC works as before with the small windows (the stream-bound test
  * checks the advertised window).
