@@ -79,11 +79,17 @@ export const otlpReceiverFactory: ReceiverFactory<typeof otlpSchema> = {
     if (http !== undefined) {
       const paths = [http.traces_url_path, http.metrics_url_path, http.logs_url_path].map(urlPath);
       if (new Set(paths).size < paths.length) problems.push({ path: ['protocols', 'http'], message: 'traces_url_path, metrics_url_path and logs_url_path must be three different paths' });
-      const largest = http.max_request_body_size + config.max_records_per_request * ROW_COST;
-      if (config.max_in_flight_bytes < largest) {
+    }
+    // One largest request of each protocol (its body and its decoded rows) must fit the budget, or it would be refused for ever.
+    const rows = config.max_records_per_request * ROW_COST;
+    const largest: [string, number][] = [];
+    if (http !== undefined) largest.push(['protocols.http.max_request_body_size', http.max_request_body_size]);
+    if (grpc !== undefined) largest.push(['protocols.grpc.max_recv_msg_size_mib', (grpc.max_recv_msg_size_mib || 4) * 1024 * 1024]);
+    for (const [setting, bytes] of largest) {
+      if (config.max_in_flight_bytes < bytes + rows) {
         problems.push({
           path: ['max_in_flight_bytes'],
-          message: `must hold at least one largest HTTP request: protocols.http.max_request_body_size (${http.max_request_body_size}) plus max_records_per_request × ${ROW_COST} bytes of decoded rows = ${largest}`,
+          message: `must hold at least one largest request: ${setting} (${bytes} bytes) plus max_records_per_request × ${ROW_COST} bytes of decoded rows = ${bytes + rows}`,
         });
       }
     }
