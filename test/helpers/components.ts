@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { Batch } from '../../src/model/batch.js';
 import { withAttributes } from '../../src/model/anyvalue.js';
 import { SIGNALS, type Signal } from '../../src/model/signal.js';
-import type { Component, ComponentContext, Consumer, ExporterFactory, ExtensionFactory, Kind, ProcessorFactory, ReceiverFactory } from '../../src/runtime/component.js';
+import type { Component, ComponentContext, ConsumeContext, Consumer, ExporterFactory, ExtensionFactory, Kind, ProcessorFactory, ReceiverFactory } from '../../src/runtime/component.js';
 import { SelfMetrics } from '../../src/telemetry/metrics.js';
 import { memoryLogger } from './logger.js';
 
@@ -43,16 +43,18 @@ export function captureExporter(rec: Recorder, options: { gate?: Promise<void>; 
   };
 }
 
-/** An exporter a test switches: it takes each batch (into `taken`), or refuses it with `refusal` while that is set. */
+/** An exporter a test switches: it takes each batch (into `taken`, its context into `contexts`), or refuses it with `refusal` while that is set. */
 export interface Switchable {
   factory: ExporterFactory<typeof empty>;
   taken: Batch[];
+  contexts: ConsumeContext[];
   refusal: Error | undefined;
 }
 
 export function switchableExporter(): Switchable {
   const state: Switchable = {
     taken: [],
+    contexts: [],
     refusal: undefined,
     factory: {
       kind: 'exporter',
@@ -63,9 +65,10 @@ export function switchableExporter(): Switchable {
       create: () => ({
         start: async () => {},
         shutdown: async () => {},
-        consume: async (batch) => {
+        consume: async (batch, ctx) => {
           if (state.refusal !== undefined) throw state.refusal;
           state.taken.push(batch);
+          state.contexts.push(ctx);
         },
       }),
     },

@@ -42,6 +42,12 @@ function rawClient(path: string): Client {
   return new Constructor(address, credentials.createInsecure());
 }
 
+function callWith(on: Client, body: Buffer, metadata: Metadata): Promise<ServiceError | null> {
+  return new Promise((resolve) => {
+    (on as unknown as { Export(body: Buffer, metadata: Metadata, done: (error: ServiceError | null) => void): void }).Export(body, metadata, (error) => resolve(error));
+  });
+}
+
 type Answer = { error: ServiceError; response?: undefined } | { error?: undefined; response: Buffer };
 
 function call(on: Client, body: Buffer): Promise<Answer> {
@@ -96,6 +102,7 @@ receivers:
         max_recv_msg_size_mib: 1
         max_concurrent_streams: ${MAX_STREAMS}
         keepalive: {server_parameters: {max_connection_age: 1s, max_connection_age_grace: 1s}}
+        include_metadata: true
 exporters: {switchable: }
 service:
   pipelines:
@@ -118,6 +125,7 @@ afterAll(async () => {
 beforeEach(() => {
   pipeline.refusal = undefined;
   pipeline.taken.length = 0;
+  pipeline.contexts.length = 0;
 });
 
 describe('the otlp receiver over gRPC', () => {
@@ -138,6 +146,20 @@ describe('the otlp receiver over gRPC', () => {
     expect(await frameCall(LOGS, bomb, true)).toBe('8');
     expect(pipeline.taken).toHaveLength(0);
     await expectServing();
+  });
+
+  it('keeps the call\'s text metadata with the batch (include_metadata), never the key', async () => {
+    const metadata = new Metadata();
+    metadata.set('x-team', 'blue');
+    metadata.add('x-team', 'green');
+    metadata.set('authorization', 'Bearer otg_secret');
+    metadata.set('x-service-key', 'otg_other');
+    metadata.set('trace-bin', Buffer.from([1, 2]));
+    expect(await callWith(client, logsBody(1), metadata)).toBeNull();
+    const kept = pipeline.contexts[0]?.client.metadata ?? {};
+    // grpc-js sends a repeated key as one header, its values joined as HTTP folds them.
+    expect(kept['x-team']).toEqual(['blue, green']);
+    expect(Object.keys(kept).filter((name) => name === 'authorization' || name === 'x-service-key' || name.endsWith('-bin'))).toEqual([]);
   });
 
   it('reads a gzip-compressed message (grpc-encoding: gzip) as a plain one', async () => {
