@@ -7,6 +7,7 @@ import type * as Grpc from '@grpc/grpc-js';
 import { durationMs } from '../../config/duration.js';
 import { ConfigError, errorMessage } from '../../errors.js';
 import type { Signal } from '../../model/signal.js';
+import { exportMethod } from '../../otlp/grpc-export.js';
 import { retryDelayMs } from '../../otlp/status.js';
 import { VERSION } from '../../version.js';
 import { boundedText } from '../helper/backend-message.js';
@@ -14,12 +15,6 @@ import { headerPairs } from '../helper/http-settings.js';
 import type { SendFailure, SendOutcome } from '../helper/outcome.js';
 import { readPartialSuccess } from '../helper/partial-success.js';
 import { parseGrpcEndpoint, type OtlpGrpcConfig } from './config.js';
-
-const SERVICES: Record<Signal, string> = {
-  logs: 'opentelemetry.proto.collector.logs.v1.LogsService',
-  traces: 'opentelemetry.proto.collector.trace.v1.TraceService',
-  metrics: 'opentelemetry.proto.collector.metrics.v1.MetricsService',
-};
 
 /** gRPC status codes by number, for messages. */
 const CODE_NAMES = [
@@ -123,9 +118,7 @@ type ExportMethod = (payload: Buffer, metadata: Grpc.Metadata, options: Grpc.Cal
 export async function createGrpcSender(config: OtlpGrpcConfig): Promise<GrpcSender> {
   const grpc = await import('@grpc/grpc-js');
   const { target, tls } = parseGrpcEndpoint(config.endpoint) as { target: string; tls: boolean | undefined };
-  const same = (bytes: Buffer): Buffer => bytes;
-  const method = (signal: Signal) => ({ path: `/${SERVICES[signal]}/Export`, requestStream: false, responseStream: false, requestSerialize: same, requestDeserialize: same, responseSerialize: same, responseDeserialize: same });
-  const Client = grpc.makeGenericClientConstructor({ logs: method('logs'), traces: method('traces'), metrics: method('metrics') }, 'OtlpExport');
+  const Client = grpc.makeGenericClientConstructor({ logs: exportMethod('logs'), traces: exportMethod('traces'), metrics: exportMethod('metrics') }, 'OtlpExport');
   const client = new Client(target, channelCredentials(grpc, config, tls), channelOptions(config));
   const exports = client as unknown as Record<Signal, ExportMethod>;
   const configured = headerPairs(config.headers);

@@ -9,6 +9,7 @@ import type * as Grpc from '@grpc/grpc-js';
 import type { Principal } from '../../auth/authenticator.js';
 import { durationMs } from '../../config/duration.js';
 import type { Signal } from '../../model/signal.js';
+import { exportMethod } from '../../otlp/grpc-export.js';
 import { exportResponse } from '../../otlp/response.js';
 import { RecordBudget } from '../../otlp/result.js';
 import { GRPC, statusProtobuf } from '../../otlp/status.js';
@@ -18,12 +19,6 @@ import type { ByteBudget } from '../helper/budget.js';
 import { deliver, ROW_COST, skippedMessage, type IntakeOptions } from '../helper/intake.js';
 import { clientInfo } from '../helper/metadata.js';
 import type { GrpcConfig } from './config.js';
-
-const SERVICES: Record<Signal, string> = {
-  logs: 'opentelemetry.proto.collector.logs.v1.LogsService',
-  traces: 'opentelemetry.proto.collector.trace.v1.TraceService',
-  metrics: 'opentelemetry.proto.collector.metrics.v1.MetricsService',
-};
 
 const MIB = 1024 * 1024;
 /** HTTP/2 flow-control window of each call and of each connection (see widenWindows). */
@@ -67,14 +62,6 @@ function textMetadata(metadata: Grpc.Metadata): Record<string, string[]> {
     if (texts.length > 0) out[name] = texts;
   }
   return out;
-}
-
-/** A method that takes and gives bytes: the decoding is ours. */
-function exportMethod(signal: Signal): Grpc.ServiceDefinition {
-  const same = (bytes: Buffer): Buffer => bytes;
-  return {
-    Export: { path: `/${SERVICES[signal]}/Export`, requestStream: false, responseStream: false, requestSerialize: same, requestDeserialize: same, responseSerialize: same, responseDeserialize: same },
-  };
 }
 
 function serverOptions(config: GrpcConfig): Grpc.ServerOptions {
@@ -179,7 +166,7 @@ export function grpcReceiver(options: GrpcReceiverOptions): GrpcReceiver {
             budget.give(body.length);
           }
         };
-        server.addService(exportMethod(signal), {
+        server.addService({ Export: exportMethod(signal) }, {
           Export: (call: Grpc.ServerUnaryCall<Buffer, Buffer>, callback: Grpc.sendUnaryData<Buffer>) => {
             const work = handle(call).then(
               (answer) => (Buffer.isBuffer(answer) ? callback(null, answer) : callback(answer)),
