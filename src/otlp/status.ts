@@ -5,15 +5,31 @@ import { Reader, WIRE_LEN, WIRE_VARINT, WireError } from './wire.js';
 import { Writer } from './protobuf/writer.js';
 import type { Encoding } from './decode.js';
 
-/** The gRPC status codes otelgate answers with. */
-export const GRPC = {
-  UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  RESOURCE_EXHAUSTED: 8,
-  UNIMPLEMENTED: 12,
-  UNAVAILABLE: 14,
-  UNAUTHENTICATED: 16,
-} as const;
+/** gRPC status codes by number. */
+export const GRPC_CODE_NAMES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+] as const;
+
+/** The number of a gRPC status code by its name. */
+export function grpcCode(name: (typeof GRPC_CODE_NAMES)[number]): number {
+  return GRPC_CODE_NAMES.indexOf(name);
+}
 
 const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
 
@@ -28,19 +44,19 @@ export interface Status {
 export function grpcCodeOf(httpStatus: number): number {
   switch (httpStatus) {
     case 400:
-      return GRPC.INVALID_ARGUMENT;
+      return grpcCode('INVALID_ARGUMENT');
     case 401:
-      return GRPC.UNAUTHENTICATED;
+      return grpcCode('UNAUTHENTICATED');
     case 404:
-      return GRPC.UNIMPLEMENTED;
+      return grpcCode('UNIMPLEMENTED');
     case 429:
-      return GRPC.RESOURCE_EXHAUSTED;
+      return grpcCode('RESOURCE_EXHAUSTED');
     case 502:
     case 503:
     case 504:
-      return GRPC.UNAVAILABLE;
+      return grpcCode('UNAVAILABLE');
     default:
-      return GRPC.UNKNOWN;
+      return grpcCode('UNKNOWN');
   }
 }
 

@@ -45,7 +45,8 @@ export function validateTlsClient(tls: TlsClientConfig): SettingsProblem[] {
   return problems;
 }
 
-function read(setting: 'ca_file' | 'cert_file' | 'key_file', path: string): Buffer {
+/** A tls file, or a ConfigError naming its setting. */
+export function readTlsFile(setting: 'ca_file' | 'cert_file' | 'key_file', path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
@@ -57,7 +58,7 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE---
 
 /** Node ignores a CA file without a certificate in it; Go refuses it, and so does otelgate. */
 function readCas(path: string): Buffer {
-  const pem = read('ca_file', path);
+  const pem = readTlsFile('ca_file', path);
   const blocks = pem.toString('latin1').match(PEM_CERTIFICATE) ?? [];
   const refuse = (message: string): never => {
     throw new ConfigError([{ severity: 'error', path: 'tls.ca_file', message }]);
@@ -112,8 +113,8 @@ export function loadTlsOptions(tls: TlsClientConfig): TlsOptions {
   if (tls.max_version !== undefined) versions.maxVersion = SECURE_VERSION[tls.max_version];
   const ca = tls.ca_file === undefined ? defaultCas() : readCas(tls.ca_file);
   const client: SecureContextOptions = { ...versions, ca };
-  if (tls.cert_file !== undefined) client.cert = read('cert_file', tls.cert_file);
-  if (tls.key_file !== undefined) client.key = read('key_file', tls.key_file);
+  if (tls.cert_file !== undefined) client.cert = readTlsFile('cert_file', tls.cert_file);
+  if (tls.key_file !== undefined) client.key = readTlsFile('key_file', tls.key_file);
   let backend: SecureContext;
   let proxy: SecureContext;
   try {

@@ -2,45 +2,24 @@
 // signal's service taking the queued protobuf bytes as they are, and each call's end classified as
 // the Collector's otlp exporter does (its processError): which codes are worth retrying, and for
 // how long the backend asked to wait.
-import { readFileSync } from 'node:fs';
 import type * as Grpc from '@grpc/grpc-js';
 import { durationMs } from '../../config/duration.js';
-import { ConfigError, errorMessage } from '../../errors.js';
 import type { Signal } from '../../model/signal.js';
 import { exportMethod } from '../../otlp/grpc-export.js';
-import { retryDelayMs } from '../../otlp/status.js';
+import { GRPC_CODE_NAMES, grpcCode, retryDelayMs } from '../../otlp/status.js';
 import { VERSION } from '../../version.js';
 import { boundedText } from '../helper/backend-message.js';
 import { headerPairs } from '../helper/http-settings.js';
 import type { SendFailure, SendOutcome } from '../helper/outcome.js';
 import { readPartialSuccess } from '../helper/partial-success.js';
+import { readTlsFile } from '../helper/tls-settings.js';
 import { parseGrpcEndpoint, type OtlpGrpcConfig } from './config.js';
 
-/** gRPC status codes by number, for messages. */
-const CODE_NAMES = [
-  'OK',
-  'CANCELLED',
-  'UNKNOWN',
-  'INVALID_ARGUMENT',
-  'DEADLINE_EXCEEDED',
-  'NOT_FOUND',
-  'ALREADY_EXISTS',
-  'PERMISSION_DENIED',
-  'RESOURCE_EXHAUSTED',
-  'FAILED_PRECONDITION',
-  'ABORTED',
-  'OUT_OF_RANGE',
-  'UNIMPLEMENTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-  'DATA_LOSS',
-  'UNAUTHENTICATED',
-];
-const CANCELLED = 1;
-const DEADLINE_EXCEEDED = 4;
-const RESOURCE_EXHAUSTED = 8;
+const CANCELLED = grpcCode('CANCELLED');
+const DEADLINE_EXCEEDED = grpcCode('DEADLINE_EXCEEDED');
+const RESOURCE_EXHAUSTED = grpcCode('RESOURCE_EXHAUSTED');
 /** Retried whatever the backend says (the Collector's shouldRetry); RESOURCE_EXHAUSTED only with a RetryInfo. */
-const RETRYABLE = new Set(['CANCELLED', 'DEADLINE_EXCEEDED', 'ABORTED', 'OUT_OF_RANGE', 'UNAVAILABLE', 'DATA_LOSS'].map((name) => CODE_NAMES.indexOf(name)));
+const RETRYABLE = new Set((['CANCELLED', 'DEADLINE_EXCEEDED', 'ABORTED', 'OUT_OF_RANGE', 'UNAVAILABLE', 'DATA_LOSS'] as const).map(grpcCode));
 
 export interface GrpcSender {
   /** One attempt, bounded by `timeout`; never rejects. `signal` (shutdown) cancels it, as a retryable `aborted` failure. */
@@ -57,7 +36,7 @@ export function classifyGrpc(code: number, details: string, statusDetails: Buffe
   }
   const retryAfterMs = statusDetails === undefined ? undefined : retryDelayMs(statusDetails);
   const retryable = RETRYABLE.has(code) || (code === RESOURCE_EXHAUSTED && retryAfterMs !== undefined);
-  const name = CODE_NAMES[code] ?? `code ${code}`;
+  const name = GRPC_CODE_NAMES[code] ?? `code ${code}`;
   const backendMessage = boundedText(details);
   const failure: SendFailure = {
     kind: retryable ? 'retryable' : 'permanent',
@@ -69,20 +48,12 @@ export function classifyGrpc(code: number, details: string, statusDetails: Buffe
   return failure;
 }
 
-function read(setting: string, file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    throw new ConfigError([{ severity: 'error', path: `tls.${setting}`, message: `${file} cannot be read: ${errorMessage(error)}` }]);
-  }
-}
-
 function channelCredentials(grpc: typeof Grpc, config: OtlpGrpcConfig, schemeTls: boolean | undefined): Grpc.ChannelCredentials {
   const tls = config.tls;
   if (!(schemeTls ?? !tls.insecure)) return grpc.credentials.createInsecure();
-  const ca = tls.ca_file === undefined ? null : read('ca_file', tls.ca_file);
-  const key = tls.key_file === undefined ? null : read('key_file', tls.key_file);
-  const cert = tls.cert_file === undefined ? null : read('cert_file', tls.cert_file);
+  const ca = tls.ca_file === undefined ? null : readTlsFile('ca_file', tls.ca_file);
+  const key = tls.key_file === undefined ? null : readTlsFile('key_file', tls.key_file);
+  const cert = tls.cert_file === undefined ? null : readTlsFile('cert_file', tls.cert_file);
   const verify: Grpc.VerifyOptions = tls.insecure_skip_verify ? { rejectUnauthorized: false, checkServerIdentity: () => undefined } : {};
   return grpc.credentials.createSsl(ca, key, cert, verify);
 }

@@ -12,7 +12,7 @@ import type { Signal } from '../../model/signal.js';
 import { exportMethod } from '../../otlp/grpc-export.js';
 import { exportResponse } from '../../otlp/response.js';
 import { RecordBudget } from '../../otlp/result.js';
-import { GRPC, statusProtobuf } from '../../otlp/status.js';
+import { grpcCode, statusProtobuf } from '../../otlp/status.js';
 import type { ComponentContext, ConsumeContext, Consumer } from '../../runtime/component.js';
 import { parseEndpoint } from '../../runtime/listen.js';
 import type { ByteBudget } from '../helper/budget.js';
@@ -116,7 +116,7 @@ export function grpcReceiver(options: GrpcReceiverOptions): GrpcReceiver {
       const grpc = await import('@grpc/grpc-js');
       const retryLater = (): Partial<Grpc.StatusObject> => {
         const trailers = new grpc.Metadata();
-        trailers.set('grpc-status-details-bin', statusProtobuf({ code: GRPC.UNAVAILABLE, message: UNAVAILABLE_MESSAGE, retryAfterSeconds: RETRY_AFTER_SECONDS }));
+        trailers.set('grpc-status-details-bin', statusProtobuf({ code: grpcCode('UNAVAILABLE'), message: UNAVAILABLE_MESSAGE, retryAfterSeconds: RETRY_AFTER_SECONDS }));
         return { code: grpc.status.UNAVAILABLE, details: UNAVAILABLE_MESSAGE, metadata: trailers };
       };
       // The key is checked as the call's metadata arrives: the message of a caller we do not know
