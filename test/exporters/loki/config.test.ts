@@ -1,37 +1,11 @@
 // loki's settings: defaults, the push URL, and mistakes named with their fix.
 import { describe, expect, it } from 'vitest';
-import { builtinRegistry } from '../../../src/components.js';
-import { ConfigError } from '../../../src/errors.js';
 import { pushUrl, type LokiConfig } from '../../../src/exporters/loki/config.js';
-import { configFrom } from '../../helpers/config.js';
+import { exporterProblems, exporterSettings } from '../../helpers/config.js';
 
-function exporterConfig(settings: string, pipeline = 'logs'): LokiConfig {
-  const resolved = configFrom(
-    `
-receivers: {nop: }
-exporters:
-  loki:
-${settings
-  .split('\n')
-  .map((line) => `    ${line}`)
-  .join('\n')}
-service:
-  pipelines:
-    ${pipeline}: {receivers: [nop], exporters: [loki]}
-`,
-    builtinRegistry(),
-  );
-  return resolved.components.exporter.get('loki')?.config as LokiConfig;
-}
+const exporterConfig = (settings: string, pipeline = 'logs'): LokiConfig => exporterSettings('loki', settings, pipeline);
+const problems = (settings: string, pipeline = 'logs'): string => exporterProblems('loki', settings, pipeline).join('\n');
 
-function problems(settings: string, pipeline = 'logs'): string {
-  try {
-    exporterConfig(settings, pipeline);
-    return '';
-  } catch (error) {
-    return error instanceof ConfigError ? error.issues.map((i) => `${i.path}: ${i.message}`).join('\n') : String(error);
-  }
-}
 
 describe('loki settings', () => {
   it('has the documented defaults', () => {

@@ -2,38 +2,12 @@
 // mistakes named with their fix (an endpoint that is not host:port, a header gRPC cannot carry,
 // TLS versions grpc-js cannot choose).
 import { describe, expect, it } from 'vitest';
-import { builtinRegistry } from '../../../src/components.js';
-import { ConfigError } from '../../../src/errors.js';
 import type { OtlpGrpcConfig } from '../../../src/exporters/otlp/config.js';
-import { configFrom } from '../../helpers/config.js';
+import { exporterProblems, exporterSettings } from '../../helpers/config.js';
 
-function exporterConfig(settings: string): OtlpGrpcConfig {
-  const resolved = configFrom(
-    `
-receivers: {nop: }
-exporters:
-  otlp:
-${settings
-  .split('\n')
-  .map((line) => `    ${line}`)
-  .join('\n')}
-service:
-  pipelines:
-    traces: {receivers: [nop], exporters: [otlp]}
-`,
-    builtinRegistry(),
-  );
-  return resolved.components.exporter.get('otlp')?.config as OtlpGrpcConfig;
-}
+const exporterConfig = (settings: string): OtlpGrpcConfig => exporterSettings('otlp', settings, 'traces');
+const problems = (settings: string): string[] => exporterProblems('otlp', settings, 'traces');
 
-function problems(settings: string): string[] {
-  try {
-    exporterConfig(settings);
-    return [];
-  } catch (error) {
-    return error instanceof ConfigError ? error.issues.map((i) => `${i.path}: ${i.message}`) : [String(error)];
-  }
-}
 
 describe('otlp exporter settings', () => {
   it('has the Collector\'s defaults', () => {

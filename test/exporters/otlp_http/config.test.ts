@@ -4,40 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { builtinRegistry } from '../../../src/components.js';
-import { ConfigError } from '../../../src/errors.js';
 import { signalUrl } from '../../../src/exporters/otlp_http/factory.js';
 import type { OtlpHttpConfig } from '../../../src/exporters/otlp_http/config.js';
 import { ROOT } from '../../helpers/cli.js';
-import { configFrom } from '../../helpers/config.js';
+import { exporterProblems, exporterSettings } from '../../helpers/config.js';
 
-function exporterConfig(settings: string, type = 'otlphttp'): OtlpHttpConfig {
-  const resolved = configFrom(
-    `
-receivers: {nop: }
-exporters:
-  ${type}:
-${settings
-  .split('\n')
-  .map((line) => `    ${line}`)
-  .join('\n')}
-service:
-  pipelines:
-    logs: {receivers: [nop], exporters: [${type}]}
-`,
-    builtinRegistry(),
-  );
-  return resolved.components.exporter.get(type)?.config as OtlpHttpConfig;
-}
+const exporterConfig = (settings: string, type = 'otlphttp'): OtlpHttpConfig => exporterSettings(type, settings);
+const problems = (settings: string): string => exporterProblems('otlphttp', settings).join('\n');
 
-function problems(settings: string): string {
-  try {
-    exporterConfig(settings);
-    return '';
-  } catch (error) {
-    return error instanceof ConfigError ? error.issues.map((i) => `${i.path}: ${i.message}`).join('\n') : String(error);
-  }
-}
 
 describe('otlp_http settings', () => {
   it('loads the Collector otlphttp exporter\'s test config, queue, retries and profiles_endpoint included (but for its one header name that is no HTTP token)', () => {

@@ -1,38 +1,12 @@
 // prometheusremotewrite's settings: the Collector's names and defaults, its remote_write_queue
 // read into the sending queue, and mistakes named with their fix.
 import { describe, expect, it } from 'vitest';
-import { builtinRegistry } from '../../../src/components.js';
-import { ConfigError } from '../../../src/errors.js';
 import { effectiveQueue, type PrometheusRemoteWriteConfig } from '../../../src/exporters/prometheusremotewrite/config.js';
-import { configFrom } from '../../helpers/config.js';
+import { exporterProblems, exporterSettings } from '../../helpers/config.js';
 
-function exporterConfig(settings: string): PrometheusRemoteWriteConfig {
-  const resolved = configFrom(
-    `
-receivers: {nop: }
-exporters:
-  prometheusremotewrite:
-${settings
-  .split('\n')
-  .map((line) => `    ${line}`)
-  .join('\n')}
-service:
-  pipelines:
-    metrics: {receivers: [nop], exporters: [prometheusremotewrite]}
-`,
-    builtinRegistry(),
-  );
-  return resolved.components.exporter.get('prometheusremotewrite')?.config as PrometheusRemoteWriteConfig;
-}
+const exporterConfig = (settings: string): PrometheusRemoteWriteConfig => exporterSettings('prometheusremotewrite', settings, 'metrics');
+const problems = (settings: string): string => exporterProblems('prometheusremotewrite', settings, 'metrics').join('\n');
 
-function problems(settings: string): string {
-  try {
-    exporterConfig(settings);
-    return '';
-  } catch (error) {
-    return error instanceof ConfigError ? error.issues.map((i) => `${i.path}: ${i.message}`).join('\n') : String(error);
-  }
-}
 
 describe('prometheusremotewrite settings', () => {
   it('has the Collector\'s defaults', () => {
