@@ -5,6 +5,7 @@
 import type { Batch } from '../../model/batch.js';
 import type { ComponentContext, Exporter } from '../../runtime/component.js';
 import { deliver } from './deliver.js';
+import { pushRetryOptions, retryPauseMs } from './push-retry.js';
 import type { HttpRequest, HttpSender } from './http-sender.js';
 import type { HttpClientConfig } from './http-settings.js';
 import type { SendingQueueConfig } from './queue-settings.js';
@@ -42,7 +43,7 @@ export function httpExporter(spec: HttpExporterSpec): Exporter {
     queueId: spec.queueId ?? ctx.id,
     queue: config.sending_queue,
     partitionBy: tenants.partitionBy,
-    retryPauseMs: Math.max(policy.maxIntervalMs, 1000),
+    retryPauseMs: retryPauseMs(policy),
     ...(spec.encode === undefined ? {} : { encode: spec.encode }),
     ...(spec.merge === undefined ? {} : { merge: spec.merge }),
     async start() {
@@ -57,11 +58,7 @@ export function httpExporter(spec: HttpExporterSpec): Exporter {
       if (running === undefined) throw new Error(`${ctx.id} pushed before start`);
       const tenantHeaders = tenants.headers(out);
       const send = (request: HttpRequest): Promise<RetryResult> =>
-        deliver(running, { ...request, headers: { ...tenantHeaders, ...request.headers } }, policy, {
-          signal,
-          recovered,
-          onRetry: (event) => ctx.logger.info({ signal: out.signal, project: out.project, attempt: event.attempt, retry_in_ms: event.delayMs, message: event.outcome.message }, 'Exporting failed; will retry'),
-        });
+        deliver(running, { ...request, headers: { ...tenantHeaders, ...request.headers } }, policy, pushRetryOptions(ctx, out, signal, recovered));
       return spec.push(out, send);
     },
     async shutdown() {

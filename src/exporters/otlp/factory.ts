@@ -2,6 +2,7 @@
 // behind the durable sending queue. The queue holds OTLP protobuf, which is the gRPC message as it
 // is: a push is one call of the signal's Export method.
 import type { ExporterFactory } from '../../runtime/component.js';
+import { pushRetryOptions, retryPauseMs } from '../helper/push-retry.js';
 import { remoteExporter } from '../helper/queued-exporter.js';
 import { retry } from '../helper/retry.js';
 import { retryPolicy } from '../helper/retry-settings.js';
@@ -28,7 +29,7 @@ export const otlpExporterFactory: ExporterFactory<typeof otlpGrpcSchema> = {
       queueId: ctx.id,
       queue: config.sending_queue,
       partitionBy: tenants.partitionBy,
-      retryPauseMs: Math.max(policy.maxIntervalMs, 1000),
+      retryPauseMs: retryPauseMs(policy),
       maxBatchBytes: MAX_MESSAGE_BYTES,
       async start() {
         // Loaded here, not with the components: only a config that sends gRPC pays for grpc-js.
@@ -39,11 +40,7 @@ export const otlpExporterFactory: ExporterFactory<typeof otlpGrpcSchema> = {
         const running = sender;
         if (running === undefined) throw new Error(`${ctx.id} pushed before start`);
         const headers = tenants.headers(out);
-        return retry(() => running.send(out.signal, out.payload, headers, signal), policy, {
-          signal,
-          recovered,
-          onRetry: (event) => ctx.logger.info({ signal: out.signal, project: out.project, attempt: event.attempt, retry_in_ms: event.delayMs, message: event.outcome.message }, 'Exporting failed; will retry'),
-        });
+        return retry(() => running.send(out.signal, out.payload, headers, signal), policy, pushRetryOptions(ctx, out, signal, recovered));
       },
       async shutdown() {
         sender?.close();
