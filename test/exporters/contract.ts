@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startBackend, type Backend, type BackendWire } from '../helpers/backend.js';
+import type { BackendKind, ContractBackend } from '../helpers/backend.js';
 import { waitUntil } from '../helpers/wait.js';
 import type { Signal } from '../../src/model/signal.js';
 import { FAST_RETRY, forwardingHead, send as sendLogs, startForwarder, stoppedAfterEach, workspace, type Answer, type Forwarder } from '../helpers/forwarder.js';
@@ -15,8 +15,8 @@ import { FAST_RETRY, forwardingHead, send as sendLogs, startForwarder, stoppedAf
 export interface ContractSubject<R> {
   /** The exporter's type, as a config names it. */
   type: string;
-  /** How its backend reads a request. */
-  wire: BackendWire<R>;
+  /** Its backend: HTTP with the wire it reads (httpBackends), or gRPC. */
+  backend: BackendKind<R>;
   /** The exporter's settings that point it at the backend at `url`, as YAML lines (no indent). */
   settings(url: string): string[];
   /** The messages (simple JSON `message`s sent by the test, or what `send` makes of them) that rows the backend read carry. */
@@ -35,8 +35,7 @@ export function exporterContract<R>(subject: ContractSubject<R>): void {
   const signal = subject.signal ?? 'logs';
   const send = subject.send ?? sendLogs;
   const accepted = subject.accepted ?? 202;
-  /** What the backend answers a request it took. */
-  const ok = subject.wire.success('protobuf').status;
+  const { ok, throttled, refused } = subject.backend.statuses;
 
   /** otelgate with the exporter to `url`, and `queue` lines under its sending_queue. */
   function configFor(dir: string, keysFile: string, url: string, queue = ''): string {
@@ -52,24 +51,24 @@ service:
 `;
   }
 
-  async function backendDown(): Promise<Backend<R>> {
-    const backend = await startBackend(subject.wire);
+  async function backendDown(): Promise<ContractBackend<R>> {
+    const backend = await subject.backend.start();
     backends.push(backend);
     await backend.stop();
     return backend;
   }
 
-  async function backendUp(): Promise<Backend<R>> {
-    const backend = await startBackend(subject.wire);
+  async function backendUp(): Promise<ContractBackend<R>> {
+    const backend = await subject.backend.start();
     backends.push(backend);
     return backend;
   }
 
   /** The messages the backend answered 2xx, in the order they arrived. */
-  const bodies = (backend: Backend<R>): string[] => subject.messages(backend.delivered(signal));
+  const bodies = (backend: ContractBackend<R>): string[] => subject.messages(backend.delivered(signal));
 
   /** Every message of `sent` arrived at least once; prints how many came twice. */
-  function expectAllArrived(backend: Backend<R>, sent: string[], what: string): void {
+  function expectAllArrived(backend: ContractBackend<R>, sent: string[], what: string): void {
     const got = bodies(backend);
     const seen = new Set(got);
     expect(sent.filter((m) => !seen.has(m))).toEqual([]);
@@ -134,10 +133,10 @@ service:
       expect(forwarder.run.lines.filter((l) => l.msg.includes('refused a request for good'))).toEqual([]);
     }, 60_000);
 
-    it('honours Retry-After: 3 on a 429', async () => {
+    it('honours the backend\'s "retry after 3 s" (a 429 with Retry-After: 3, a RESOURCE_EXHAUSTED with a RetryInfo)', async () => {
       const backend = await backendUp();
       let answered = 0;
-      backend.answer = () => (answered++ === 0 ? { status: 429, headers: { 'Retry-After': '3' } } : undefined);
+      backend.judge(() => (answered++ === 0 ? { throttle: 3 } : undefined));
       const times: number[] = [];
       backend.hold = async () => void times.push(performance.now());
       const ws = workspace('faults');
@@ -145,25 +144,24 @@ service:
       const forwarder = await startForwarder(ws, configFor(dir, keysFile, backend.url), running);
       expect((await send(forwarder, ['throttled'])).status).toBe(accepted);
       expect(await waitUntil(() => bodies(backend).includes('throttled'))).toBe(true);
-      expect(backend.received.map((r) => r.status)).toEqual([429, ok]);
+      expect(backend.received.map((r) => r.status)).toEqual([throttled, ok]);
       expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(2900);
     }, 60_000);
 
-    it('drops a request the backend refuses with 400, logs it with the backend\'s message, and never sends it again', async () => {
+    it('drops a request the backend refuses for good (a 400, an INVALID_ARGUMENT), logs it with the backend\'s message, and never sends it again', async () => {
       const backend = await backendUp();
-      backend.answer = (request) =>
-        subject.messages(request.rows).includes('poison') ? { status: 400, headers: { 'Content-Type': 'text/plain' }, body: 'bad data: field x' } : undefined;
+      backend.judge((rows) => (subject.messages(rows).includes('poison') ? { refuse: 'bad data: field x' } : undefined));
       const ws = workspace('faults');
       const { dir, keysFile } = ws;
       const forwarder = await startForwarder(ws, configFor(dir, keysFile, backend.url, 'num_consumers: 1'), running);
       expect((await send(forwarder, ['poison', 'with it'])).status).toBe(accepted);
       const dropped = await forwarder.run.waitFor('refused a request for good');
       expect(dropped['items']).toBe(2);
-      expect(dropped['status']).toBe(400);
+      expect(dropped).toMatchObject(subject.backend.refusalLog);
       expect(String(dropped['message'])).toContain('bad data: field x');
       expect((await send(forwarder, ['fine'])).status).toBe(accepted);
       expect(await waitUntil(() => bodies(backend).includes('fine'))).toBe(true);
-      expect(backend.received.map((r) => r.status)).toEqual([400, ok]);
+      expect(backend.received.map((r) => r.status)).toEqual([refused, ok]);
     }, 60_000);
 
     it('keeps what the backend did not take on disk through SIGTERM, and delivers it after a restart', async () => {

@@ -45,7 +45,42 @@ export const otlpWire: BackendWire<RowOf<Signal>> = {
   success: (encoding) => ({ status: 200, headers: { 'Content-Type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' }, body: encoding === 'json' ? '{}' : Buffer.alloc(0) }),
 };
 
-export class Backend<R = RowOf<Signal>> {
+/**
+ * What a test wants a backend to do with a request, in no protocol's terms: take it (undefined),
+ * ask for it again after `throttle` seconds, or refuse it for good with the words `refuse`.
+ */
+export type Verdict = undefined | { throttle: number } | { refuse: string };
+
+/** What the exporter contract needs of a backend, whatever protocol it speaks. */
+export interface ContractBackend<R> {
+  /** What an exporter's `endpoint` names to reach it. */
+  readonly url: string;
+  /** Every request, with its headers (or gRPC metadata), rows and the status it was answered. */
+  readonly received: readonly Pick<Received<R>, 'headers' | 'rows' | 'status'>[];
+  /** Held before answering each request, when set. */
+  hold: (() => Promise<void>) | undefined;
+  /** Rows of `signal` it took, in the order they arrived. */
+  delivered(signal: Signal): R[];
+  /** How it answers from now on, by the rows of each request. */
+  judge(verdict: (rows: readonly R[]) => Verdict): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A kind of backend for the exporter contract: how to start one, and the statuses it records. */
+export interface BackendKind<R> {
+  start(): Promise<ContractBackend<R>>;
+  statuses: { ok: number; throttled: number; refused: number };
+  /** The fields of otelgate's log line that name the status of a request refused for good. */
+  refusalLog: Record<string, unknown>;
+}
+
+/** HTTP backends that read requests as `wire` says: a throttle is a 429 with Retry-After, a refusal a 400 with the words as text. */
+export function httpBackends<R>(wire: BackendWire<R>): BackendKind<R> {
+  return { start: () => startBackend(wire), statuses: { ok: wire.success('protobuf').status, throttled: 429, refused: 400 }, refusalLog: { status: 400 } };
+}
+
+export class Backend<R = RowOf<Signal>> implements ContractBackend<R> {
   readonly received: Received<R>[] = [];
   /** Decides each answer; it sees the request before it is answered (and recorded). */
   answer: (request: Omit<Received<R>, 'status'>) => Answer = () => undefined;
@@ -56,6 +91,15 @@ export class Backend<R = RowOf<Signal>> {
   private boundPort = 0;
 
   constructor(private readonly wire: BackendWire<R>) {}
+
+  judge(verdict: (rows: readonly R[]) => Verdict): void {
+    this.answer = (request): Answer => {
+      const decided = verdict(request.rows);
+      if (decided === undefined) return undefined;
+      if ('throttle' in decided) return { status: 429, headers: { 'Retry-After': String(decided.throttle) } };
+      return { status: 400, headers: { 'Content-Type': 'text/plain' }, body: decided.refuse };
+    };
+  }
 
   get port(): number {
     return this.boundPort;

@@ -38,6 +38,8 @@ export interface SendFailure {
   failure: FailureKind;
   /** The HTTP status, when the backend answered. */
   status?: number;
+  /** The gRPC status's name, when a gRPC backend answered (the otlp exporter). */
+  grpcStatus?: string;
   /** The delay the backend asked for (Retry-After on a 429 or 503), when it asked for one. */
   retryAfterMs?: number;
   /** The backend's own words from the response body (google.rpc.Status message, JSON or text), bounded. */

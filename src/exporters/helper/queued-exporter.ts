@@ -254,12 +254,12 @@ export class Drain {
       }
       case 'permanent': {
         // Logged once a minute per status with the backend's words: a misconfigured backend refuses every request alike.
-        const key = result.outcome.status ?? result.outcome.failure;
+        const key = result.outcome.status ?? result.outcome.grpcStatus ?? result.outcome.failure;
         const now = Date.now();
         const repeated = now - (this.droppedLoggedAt.get(key) ?? Number.NEGATIVE_INFINITY) < DROP_LOG_INTERVAL_MS;
         if (!repeated) this.droppedLoggedAt.set(key, now);
         logger[repeated ? 'debug' : 'error'](
-          { signal: this.signal, project: out.project, items, status: result.outcome.status, message: result.outcome.message },
+          { signal: this.signal, project: out.project, items, status: result.outcome.status, grpc_status: result.outcome.grpcStatus, message: result.outcome.message },
           'The backend refused a request for good; it is dropped',
         );
         this.counts?.failed[this.signal].add(items, attributes);

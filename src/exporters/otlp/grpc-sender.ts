@@ -41,6 +41,7 @@ export function classifyGrpc(code: number, details: string, statusDetails: Buffe
   const failure: SendFailure = {
     kind: retryable ? 'retryable' : 'permanent',
     failure: code === DEADLINE_EXCEEDED ? 'timeout' : 'grpc_status',
+    grpcStatus: name,
     backendMessage,
     message: `the backend answered ${name}${backendMessage === '' ? '' : `: ${backendMessage}`}`,
   };

@@ -32,12 +32,12 @@ describe('classifyGrpc', () => {
 
   it('retries RESOURCE_EXHAUSTED with a RetryInfo, after the delay it asks for', () => {
     const outcome = classifyGrpc(8, 'slow down', withRetryInfo(7), undefined);
-    expect(outcome).toMatchObject({ kind: 'retryable', failure: 'grpc_status', retryAfterMs: 7000, message: 'the backend answered RESOURCE_EXHAUSTED: slow down' });
+    expect(outcome).toMatchObject({ kind: 'retryable', failure: 'grpc_status', grpcStatus: 'RESOURCE_EXHAUSTED', retryAfterMs: 7000, message: 'the backend answered RESOURCE_EXHAUSTED: slow down' });
   });
 
   it('names a deadline as a timeout, and keeps the backend\'s words', () => {
     expect(classifyGrpc(4, 'Deadline exceeded', undefined, undefined)).toMatchObject({ kind: 'retryable', failure: 'timeout', backendMessage: 'Deadline exceeded' });
-    expect(classifyGrpc(3, 'bad field', undefined, undefined)).toMatchObject({ kind: 'permanent', message: 'the backend answered INVALID_ARGUMENT: bad field' });
+    expect(classifyGrpc(3, 'bad field', undefined, undefined)).toMatchObject({ kind: 'permanent', grpcStatus: 'INVALID_ARGUMENT', message: 'the backend answered INVALID_ARGUMENT: bad field' });
   });
 
   it('reads a partial success in an OK answer, and none in an empty one', () => {
