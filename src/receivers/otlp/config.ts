@@ -40,6 +40,11 @@ export const grpcSchema = Type.Object(
       default: 0,
       description: 'Calls one connection may have open at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS). 0: 100. (The Collector\'s 0 is unlimited; otelgate bounds it.)',
     }),
+    max_connections: Type.Integer({
+      minimum: 1,
+      default: 2048,
+      description: 'otelgate: open connections served at once; one beyond is closed as it opens, and its client connects again later. (The Collector has no such bound.)',
+    }),
     read_buffer_size: Type.Integer({ minimum: 0, default: 524288, description: 'Accepted for the Collector\'s configs; no effect in otelgate (Node sizes its socket buffers itself).' }),
     write_buffer_size: Type.Integer({ minimum: 0, default: 0, description: 'Accepted for the Collector\'s configs; no effect in otelgate.' }),
     keepalive: Type.Object(

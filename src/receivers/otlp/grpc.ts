@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Http2Session, Http2Server, Settings } from 'node:http2';
 import type * as Grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
 import type { Principal } from '../../auth/authenticator.js';
 import { durationMs } from '../../config/duration.js';
 import type { Signal } from '../../model/signal.js';
@@ -25,6 +26,7 @@ const MIB = 1024 * 1024;
 export const FLOW_CONTROL_WINDOW = 4 * MIB;
 const DEFAULT_MAX_STREAMS = 100;
 const RETRY_AFTER_SECONDS = 5;
+const DROP_LOG_INTERVAL_MS = 60_000;
 const PRINCIPAL = 'otelgate.principal';
 export const UNAUTHENTICATED_MESSAGE = 'API key invalid.';
 const UNAVAILABLE_MESSAGE = 'otelgate cannot take this now; retry later.';
@@ -102,6 +104,23 @@ function widenWindows(server: Grpc.Server, phase: 'before bind' | 'after bind'):
   }
   for (const http2Server of internals.http2Servers?.keys() ?? []) {
     http2Server.on('session', (session: Http2Session) => session.setLocalWindowSize(FLOW_CONTROL_WINDOW));
+  }
+}
+
+/**
+ * grpc-js has no bound on connections; the HTTP/2 servers it listens with are Node's, whose
+ * maxConnections closes a connection beyond it as it opens. Dropped connections are logged at most
+ * once a minute.
+ */
+function capConnections(server: Grpc.Server, max: number, logger: Logger): void {
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  for (const http2Server of (server as unknown as ServerInternals).http2Servers?.keys() ?? []) {
+    http2Server.maxConnections = max;
+    http2Server.on('drop', () => {
+      if (Date.now() - loggedAt < DROP_LOG_INTERVAL_MS) return;
+      loggedAt = Date.now();
+      logger.warn({ max_connections: max }, 'A gRPC connection beyond max_connections was closed as it opened');
+    });
   }
 }
 
@@ -190,6 +209,7 @@ export function grpcReceiver(options: GrpcReceiverOptions): GrpcReceiver {
       const listening = server;
       const bound = await new Promise<number>((resolve, reject) => listening.bindAsync(address, credentials, (error, chosen) => (error === null ? resolve(chosen) : reject(error))));
       widenWindows(listening, 'after bind');
+      capConnections(listening, config.max_connections, ctx.logger);
       const shownHost = host === undefined ? '0.0.0.0' : host.includes(':') ? `[${host}]` : host;
       ctx.logger.info({ endpoint: `${shownHost}:${bound}`, tls: config.tls !== undefined }, 'Starting GRPC server');
     },
