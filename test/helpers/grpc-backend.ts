@@ -31,6 +31,9 @@ export class GrpcBackend implements ContractBackend<RowOf<Signal>> {
   private server: grpc.Server | undefined;
   private boundPort = 0;
 
+  /** `credentials`: how it serves; plaintext by default. */
+  constructor(private readonly credentials: () => grpc.ServerCredentials = () => grpc.ServerCredentials.createInsecure()) {}
+
   get url(): string {
     return `127.0.0.1:${this.boundPort}`;
   }
@@ -51,7 +54,7 @@ export class GrpcBackend implements ContractBackend<RowOf<Signal>> {
       server.register<Buffer, Buffer>(method.path, (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => void this.handle(signal, call, callback), method.responseSerialize, method.requestDeserialize, 'unary');
     }
     this.boundPort = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(`127.0.0.1:${this.boundPort}`, grpc.ServerCredentials.createInsecure(), (error, port) => (error === null ? resolve(port) : reject(error))),
+      server.bindAsync(`127.0.0.1:${this.boundPort}`, this.credentials(), (error, port) => (error === null ? resolve(port) : reject(error))),
     );
     this.server = server;
   }

@@ -92,6 +92,22 @@ function defaultCas(): string[] | undefined {
   return cas;
 }
 
+/** The error for tls files that were read but that TLS cannot use together (a key that does not fit its certificate). */
+export function unusableTls(tls: Pick<TlsClientConfig, 'ca_file' | 'cert_file' | 'key_file'>, error: unknown): ConfigError {
+  const files = (['ca_file', 'cert_file', 'key_file'] as const).filter((setting) => tls[setting] !== undefined).join(', ');
+  return new ConfigError([{ severity: 'error', path: 'tls', message: `${files} not usable: ${errorMessage(error)}` }]);
+}
+
+/**
+ * The same trust as a PEM bundle, for a client that takes one (grpc-js): ca_file's certificates,
+ * checked as for the HTTP exporters, or Node's and the system's CAs; null leaves the client's own.
+ */
+export function trustedCaPem(caFile: string | undefined): Buffer | null {
+  if (caFile !== undefined) return readCas(caFile);
+  const list = defaultCas();
+  return list === undefined ? null : Buffer.from(list.join('\n'));
+}
+
 /** node:tls options for the backend's connections, and for an https:// proxy's (the same trust, no client certificate). */
 export interface TlsOptions {
   backend: ConnectionOptions;
@@ -121,8 +137,7 @@ export function loadTlsOptions(tls: TlsClientConfig): TlsOptions {
     backend = createSecureContext(client);
     proxy = client.cert === undefined ? backend : createSecureContext({ ...versions, ca });
   } catch (error) {
-    const files = (['ca_file', 'cert_file', 'key_file'] as const).filter((setting) => tls[setting] !== undefined).join(', ');
-    throw new ConfigError([{ severity: 'error', path: 'tls', message: `${files} not usable: ${errorMessage(error)}` }]);
+    throw unusableTls(tls, error);
   }
   const rejectUnauthorized = !tls.insecure_skip_verify;
   const options: ConnectionOptions = { secureContext: backend, rejectUnauthorized };

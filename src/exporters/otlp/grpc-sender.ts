@@ -12,7 +12,7 @@ import { boundedText } from '../helper/backend-message.js';
 import { headerPairs } from '../helper/http-settings.js';
 import type { SendFailure, SendOutcome } from '../helper/outcome.js';
 import { readPartialSuccess } from '../helper/partial-success.js';
-import { readTlsFile } from '../helper/tls-settings.js';
+import { readTlsFile, trustedCaPem, unusableTls } from '../helper/tls-settings.js';
 import { parseGrpcEndpoint, type OtlpGrpcConfig } from './config.js';
 
 const CANCELLED = grpcCode('CANCELLED');
@@ -52,11 +52,15 @@ export function classifyGrpc(code: number, details: string, statusDetails: Buffe
 function channelCredentials(grpc: typeof Grpc, config: OtlpGrpcConfig, schemeTls: boolean | undefined): Grpc.ChannelCredentials {
   const tls = config.tls;
   if (!(schemeTls ?? !tls.insecure)) return grpc.credentials.createInsecure();
-  const ca = tls.ca_file === undefined ? null : readTlsFile('ca_file', tls.ca_file);
+  const ca = trustedCaPem(tls.ca_file);
   const key = tls.key_file === undefined ? null : readTlsFile('key_file', tls.key_file);
   const cert = tls.cert_file === undefined ? null : readTlsFile('cert_file', tls.cert_file);
   const verify: Grpc.VerifyOptions = tls.insecure_skip_verify ? { rejectUnauthorized: false, checkServerIdentity: () => undefined } : {};
-  return grpc.credentials.createSsl(ca, key, cert, verify);
+  try {
+    return grpc.credentials.createSsl(ca, key, cert, verify);
+  } catch (error) {
+    throw unusableTls(tls, error);
+  }
 }
 
 function channelOptions(config: OtlpGrpcConfig): Grpc.ChannelOptions {
