@@ -1,0 +1,196 @@
+// OTTL syntax trees to closures over a context (a log record with its resource and scope, say):
+// paths, enums, converters and their arguments are all resolved here, once, when the config is
+// loaded; evaluating a condition on a row is then calls of closures, with no lookup by name.
+import { isAttributes, newAttributes, type AnyValue } from '../model/anyvalue.js';
+import { hint } from '../config/suggest.js';
+import type { Argument, Call, Condition, Key, PathField, Value } from './ast.js';
+import { ENUMS } from './enums.js';
+import { OttlError, OttlRuntimeError } from './errors.js';
+import { CONVERTERS, type Bound, type Getter as AnyGetter } from './functions.js';
+import { UnsafeRegexError } from './regex.js';
+import { compareValues, mathValues, typeName } from './values.js';
+
+export type Getter<C> = (ctx: C) => AnyValue;
+export type Predicate<C> = (ctx: C) => boolean;
+
+/** What a context (log, span, ...) offers: its paths. */
+export interface OttlContext<C> {
+  /** The context's name, as the Collector's (`log`). */
+  name: string;
+  /** A getter for the path, or undefined when the context has none such; throws an OttlError for a path it knows but that is used wrongly. */
+  path(fields: readonly PathField[]): Getter<C> | undefined;
+  /** Its paths as written, for "did you mean". */
+  paths: readonly string[];
+}
+
+/** The value of `keys` applied one after another to `value`: a map by a string, a slice by an index; nil when absent. */
+export function indexed(value: AnyValue, keys: readonly Key[]): AnyValue {
+  let current = value;
+  for (const key of keys) {
+    if (current === null) return null;
+    if (key.kind === 'string') {
+      if (!isAttributes(current)) throw new OttlRuntimeError(`cannot index a ${typeName(current)} by "${key.value}": only a map takes a string key`);
+      current = Object.hasOwn(current, key.value) ? (current[key.value] as AnyValue) : null;
+    } else {
+      if (!Array.isArray(current)) throw new OttlRuntimeError(`cannot index a ${typeName(current)} by ${key.value}: only a slice takes an integer key`);
+      const list = current as readonly AnyValue[];
+      if (key.value < 0n || key.value >= BigInt(list.length)) throw new OttlRuntimeError(`index ${key.value} is out of range for a slice of ${list.length}`);
+      current = list[Number(key.value)] as AnyValue;
+    }
+  }
+  return current;
+}
+
+export function pathText(fields: readonly PathField[]): string {
+  return fields.map((f) => f.name + f.keys.map((k) => (k.kind === 'string' ? `[${JSON.stringify(k.value)}]` : `[${k.value}]`)).join('')).join('.');
+}
+
+class Compiler<C> {
+  constructor(private readonly context: OttlContext<C>) {}
+
+  value(node: Value): Getter<C> {
+    switch (node.kind) {
+      case 'nil':
+        return () => null;
+      case 'string':
+      case 'int':
+      case 'float':
+      case 'bool':
+      case 'bytes': {
+        const constant = node.value;
+        return () => constant;
+      }
+      case 'enum': {
+        const constant = ENUMS.get(node.name);
+        if (constant === undefined) throw new OttlError(node.column, `${node.name} is not an enum OTTL knows.${hint(node.name, [...ENUMS.keys()], 'enums')}`);
+        return () => constant;
+      }
+      case 'path': {
+        const getter = this.context.path(node.fields);
+        if (getter === undefined) {
+          const written = pathText(node.fields);
+          throw new OttlError(node.column, `${written} is not a path of the ${this.context.name} context.${hint(node.fields.map((f) => f.name).join('.'), this.context.paths, 'paths')}`);
+        }
+        return getter;
+      }
+      case 'converter':
+        return this.converter(node.call);
+      case 'math': {
+        const left = this.value(node.left);
+        const right = this.value(node.right);
+        const op = node.op;
+        return (ctx) => mathValues(left(ctx), op, right(ctx));
+      }
+      case 'negate': {
+        const inner = this.value(node.value);
+        return (ctx) => {
+          const value = inner(ctx);
+          if (typeof value === 'bigint') return BigInt.asIntN(64, -value);
+          if (typeof value === 'number') return -value;
+          throw new OttlRuntimeError(`cannot negate a ${typeName(value)}`);
+        };
+      }
+      case 'map': {
+        const entries = node.entries.map(({ key, value }) => [key, this.value(value)] as const);
+        return (ctx) => {
+          const map = newAttributes();
+          for (const [key, getter] of entries) map[key] = getter(ctx);
+          return map;
+        };
+      }
+      case 'list': {
+        const items = node.values.map((v) => this.value(v));
+        return (ctx) => items.map((item) => item(ctx));
+      }
+    }
+  }
+
+  private converter(call: Call): Getter<C> {
+    const converter = CONVERTERS[call.name];
+    if (converter === undefined) {
+      throw new OttlError(call.column, `${call.name} is not a converter otelgate has.${hint(call.name, Object.keys(CONVERTERS), 'converters')}`);
+    }
+    const { params } = converter;
+    const given: (Argument | undefined)[] = new Array<Argument | undefined>(params.length).fill(undefined);
+    call.args.forEach((arg, i) => {
+      const at = arg.name === undefined ? i : params.findIndex((p) => p.name === arg.name);
+      if (arg.name !== undefined && at < 0) throw new OttlError(arg.column, `${call.name} has no parameter ${arg.name}; it takes ${params.map((p) => p.name).join(', ')}`);
+      if (at >= params.length) throw new OttlError(arg.column, `${call.name} takes ${params.length} argument${params.length === 1 ? '' : 's'} (${params.map((p) => p.name).join(', ')}), not ${call.args.length}`);
+      if (given[at] !== undefined) throw new OttlError(arg.column, `${call.name}'s ${params[at]?.name} is given twice`);
+      given[at] = arg;
+    });
+    const bound: Bound[] = params.map((param, i) => {
+      const arg = given[i];
+      if (arg === undefined) {
+        if (param.optional === true) return undefined;
+        throw new OttlError(call.column, `${call.name} needs its ${param.name} (it takes ${params.map((p) => p.name).join(', ')})`);
+      }
+      switch (param.kind) {
+        case 'value':
+          return this.value(arg.value) as AnyGetter;
+        case 'literal string':
+          if (arg.value.kind !== 'string') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be a string written in the statement`);
+          return arg.value.value;
+        case 'list of values':
+          if (arg.value.kind !== 'list') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be a list written in the statement, as [a, b]`);
+          return arg.value.values.map((v) => this.value(v) as AnyGetter);
+      }
+    });
+    let getter: Getter<C>;
+    try {
+      getter = converter.bind(bound) as Getter<C>;
+    } catch (error) {
+      if (error instanceof UnsafeRegexError) throw new OttlError(call.column, `${call.name}: ${error.message}`);
+      throw error;
+    }
+    if (call.keys.length === 0) return getter;
+    const keys = call.keys;
+    return (ctx) => indexed(getter(ctx), keys);
+  }
+
+  condition(node: Condition): Predicate<C> {
+    switch (node.kind) {
+      case 'or': {
+        const left = this.condition(node.left);
+        const right = this.condition(node.right);
+        return (ctx) => left(ctx) || right(ctx);
+      }
+      case 'and': {
+        const left = this.condition(node.left);
+        const right = this.condition(node.right);
+        return (ctx) => left(ctx) && right(ctx);
+      }
+      case 'not': {
+        const inner = this.condition(node.condition);
+        return (ctx) => !inner(ctx);
+      }
+      case 'const': {
+        const constant = node.value;
+        return () => constant;
+      }
+      case 'compare': {
+        const left = this.value(node.left);
+        const right = this.value(node.right);
+        const op = node.op;
+        return (ctx) => compareValues(left(ctx), right(ctx), op);
+      }
+      case 'converter': {
+        const getter = this.converter(node.call);
+        const name = node.call.name;
+        return (ctx) => {
+          const value = getter(ctx);
+          if (typeof value !== 'boolean') throw new OttlRuntimeError(`${name} must give a boolean in a condition, not a ${typeName(value)}`);
+          return value;
+        };
+      }
+    }
+  }
+}
+
+export function compileCondition<C>(node: Condition, context: OttlContext<C>): Predicate<C> {
+  return new Compiler(context).condition(node);
+}
+
+export function compileValue<C>(node: Value, context: OttlContext<C>): Getter<C> {
+  return new Compiler(context).value(node);
+}

@@ -1,0 +1,131 @@
+// OTTL's values over otelgate's AnyValue (int64 is a bigint, float64 a number, nil is null), and
+// the rules that the Collector's pkg/ottl applies to them: comparison across types (compare.go),
+// arithmetic (math.go) and the text a "string-like" argument makes of a value.
+import { isAttributes, type AnyValue } from '../model/anyvalue.js';
+import type { CompareOp, MathOp } from './ast.js';
+import { OttlRuntimeError } from './errors.js';
+
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+
+/** The name of a value's type, for errors. */
+export function typeName(value: AnyValue): string {
+  if (value === null) return 'nil';
+  if (typeof value === 'bigint') return 'int64';
+  if (typeof value === 'number') return 'float64';
+  if (typeof value === 'string' || typeof value === 'boolean') return typeof value === 'string' ? 'string' : 'bool';
+  if (value instanceof Uint8Array) return 'bytes';
+  return Array.isArray(value) ? 'slice' : 'map';
+}
+
+function ordered<T extends string | number | bigint>(a: T, b: T, op: CompareOp): boolean {
+  switch (op) {
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+  }
+}
+
+/** Deep equality of two values, as reflect.DeepEqual on their raw forms (an int64 is never equal to a float64). */
+export function sameValue(a: AnyValue, b: AnyValue): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (a instanceof Uint8Array || b instanceof Uint8Array) return a instanceof Uint8Array && b instanceof Uint8Array && Buffer.compare(a, b) === 0;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item: AnyValue, i: number) => sameValue(item, b[i] as AnyValue));
+  }
+  if (!isAttributes(a) || !isAttributes(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => key in b && sameValue(a[key] as AnyValue, b[key] as AnyValue));
+}
+
+/**
+ * `a op b` by OTTL's comparison rules: nil equals only nil; numbers compare across int64 and
+ * float64; strings, bytes and bools order among their own kind; maps and slices are only equal or
+ * not; values of different types are only "not equal".
+ */
+export function compareValues(a: AnyValue, b: AnyValue, op: CompareOp): boolean {
+  if (a === null || b === null) return a === null && b === null ? op === '==' || op === '<=' || op === '>=' : op === '!=';
+  const ta = typeof a;
+  const tb = typeof b;
+  if ((ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number')) {
+    return ta === tb ? ordered(a as number, b as number, op) : ordered(Number(a), Number(b), op);
+  }
+  if (ta === 'string' && tb === 'string') return ordered(a as string, b as string, op);
+  if (ta === 'boolean' && tb === 'boolean') return ordered(Number(a), Number(b), op);
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return ordered(Buffer.compare(a, b), 0, op);
+  if (typeof a === 'object' && typeof b === 'object' && !(a instanceof Uint8Array) && !(b instanceof Uint8Array) && Array.isArray(a) === Array.isArray(b)) {
+    if (op === '==') return sameValue(a, b);
+    if (op === '!=') return !sameValue(a, b);
+    return false;
+  }
+  return op === '!=';
+}
+
+/** `a op b` for int64 and float64 (an int64 with a float64 is a float64), as the Collector's math. */
+export function mathValues(a: AnyValue, op: MathOp, b: AnyValue): AnyValue {
+  if (typeof a !== 'bigint' && typeof a !== 'number') throw new OttlRuntimeError(`${typeName(a)} must be int64 or float64 in ${op}`);
+  if (typeof b !== 'bigint' && typeof b !== 'number') throw new OttlRuntimeError(`${typeName(b)} must be int64 or float64 in ${op}`);
+  if (typeof a === 'bigint' && typeof b === 'bigint') {
+    if (op === '/' && b === 0n) throw new OttlRuntimeError('attempted to divide by 0');
+    const result = op === '+' ? a + b : op === '-' ? a - b : op === '*' ? a * b : a / b;
+    return BigInt.asIntN(64, result);
+  }
+  const x = Number(a);
+  const y = Number(b);
+  if (op === '/' && y === 0) throw new OttlRuntimeError('attempted to divide by 0');
+  return op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : x / y;
+}
+
+/** A float64 as Go's strconv.FormatFloat(v, 'f', -1, 64) writes it: no exponent. */
+function floatText(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? '+Inf' : '-Inf';
+  const text = String(value);
+  if (!text.includes('e')) return text;
+  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+}
+
+/** A value's JSON as the Collector writes a map or slice for a string-like argument (bytes as base64, as encoding/json). */
+function jsonOf(value: AnyValue): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) return value.map(jsonOf);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = jsonOf((value as Record<string, AnyValue>)[key] as AnyValue);
+  return out;
+}
+
+/** The text of a value for a string-like argument (StringLikeGetter): undefined for nil. */
+export function stringLike(value: AnyValue): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'boolean':
+    case 'bigint':
+      return String(value);
+    case 'number':
+      return floatText(value);
+    default:
+      if (value === null) return undefined;
+      if (value instanceof Uint8Array) return hex(value);
+      return JSON.stringify(jsonOf(value));
+  }
+}
+
+/** A value as pcommon.Value.AsString() writes it (`body.string`): bytes as base64, nil as ''. */
+export function anyValueText(value: AnyValue): string {
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  return stringLike(value) ?? '';
+}
