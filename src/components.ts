@@ -7,6 +7,7 @@ import { otlpHttpExporterFactory, otlphttpExporterFactory } from './exporters/ot
 import { prometheusRemoteWriteExporterFactory } from './exporters/prometheusremotewrite/factory.js';
 import { storeExporterFactory } from './exporters/store/factory.js';
 import { batchProcessorFactory } from './processors/batch/factory.js';
+import { filterProcessorFactory } from './processors/filter/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
 import { apiKeyAuthExtensionFactory } from './extensions/apikeyauth/factory.js';
@@ -23,6 +24,7 @@ export function builtinRegistry(): Registry {
     nopReceiverFactory,
     otlpReceiverFactory,
     batchProcessorFactory,
+    filterProcessorFactory,
     memoryLimiterProcessorFactory,
     spanProcessorFactory,
     debugExporterFactory,

@@ -1,0 +1,127 @@
+// The filter processor on batches pushed in process: which rows go on, what each error_mode does
+// with a condition that cannot be evaluated, that a batch left empty goes no further, and the
+// settings problems a Collector config meets (with the condition, its column and the fix).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { builtinRegistry } from '../../../src/components.js';
+import { PermanentError } from '../../../src/errors.js';
+import type { LogRow } from '../../../src/model/logs.js';
+import { consumeContext } from '../../../src/runtime/component.js';
+import { Service } from '../../../src/runtime/service.js';
+import { captureExporter, recorder } from '../../helpers/components.js';
+import { configFrom } from '../../helpers/config.js';
+import { memoryLogger } from '../../helpers/logger.js';
+import { batchOf } from '../../../src/model/batch.js';
+import { ROOT } from '../../helpers/cli.js';
+import { attrs, logBatch, logRow, RECEIVED } from '../../helpers/rows.js';
+
+function pipeline(filter: string) {
+  const rec = recorder();
+  const { logger, lines } = memoryLogger();
+  const service = new Service(
+    configFrom(
+      `
+receivers: {nop: }
+processors:
+  filter:
+${filter.replace(/^/gm, '    ')}
+exporters: {capture: }
+service:
+  pipelines:
+    logs: {receivers: [nop], processors: [filter], exporters: [capture]}
+`,
+      builtinRegistry().register(captureExporter(rec)),
+    ),
+    logger,
+  );
+  const taken = (): string[] => (rec.batches.get('capture') ?? []).flatMap((batch) => (batch.rows as LogRow[]).map((row) => String(row.body)));
+  return { service, lines, taken, push: (count: number, project = 'default') => service.consumer('nop', 'logs')?.consume(logBatch(count, project), consumeContext()) };
+}
+
+/** What validation says of a filter processor with these settings (YAML lines under it). */
+function problems(filter: string): string[] {
+  try {
+    pipeline(filter);
+    return [];
+  } catch (error) {
+    return (error as { issues?: { path: string; message: string }[] }).issues?.map((i) => `${i.path}: ${i.message}`) ?? [String(error)];
+  }
+}
+
+describe('the filter processor', () => {
+  it('hands on the rows that match no condition, in their order, and the batch itself when none matches', async () => {
+    const { service, taken, push } = pipeline(`logs:\n  log_record:\n    - 'body == "order 1 placed"'\n    - 'attributes["order.id"] >= 1003'`);
+    await service.start();
+    await push(5);
+    expect(taken()).toEqual(['order 0 placed', 'order 2 placed']);
+    await push(1);
+    expect(taken()).toEqual(['order 0 placed', 'order 2 placed', 'order 0 placed']);
+    await service.shutdown();
+  });
+
+  it('sends nothing on for a batch whose every row is dropped, and answers it as taken', async () => {
+    const { service, taken, push } = pipeline(`logs:\n  log_record: ['project == "shop"']`);
+    await service.start();
+    await expect(push(3, 'shop')).resolves.toBeUndefined();
+    expect(taken()).toEqual([]);
+    await push(1, 'blog');
+    expect(taken()).toEqual(['order 0 placed']);
+    await service.shutdown();
+  });
+
+  it('error_mode propagate (the default) refuses the whole batch for good, naming the condition', async () => {
+    const { service, taken, push } = pipeline(`logs:\n  log_record: ['ToLowerCase(attributes["amount"]) == "x"']`);
+    await service.start();
+    const refused = push(2);
+    await expect(refused).rejects.toThrow(PermanentError);
+    await expect(refused).rejects.toThrow('filter filter: the condition "ToLowerCase(attributes[\\"amount\\"]) == \\"x\\"" could not be evaluated on a log record: ToLowerCase: expected string but got float64');
+    expect(taken()).toEqual([]);
+    await service.shutdown();
+  });
+
+  it.each([
+    ['ignore', 1],
+    ['silent', 0],
+  ] as const)('error_mode %s keeps a row a condition cannot be evaluated on, goes on to the next condition, and logs it %i times', async (mode, logged) => {
+    const { service, taken, lines, push } = pipeline(`error_mode: ${mode}\nlogs:\n  log_record:\n    - 'ToLowerCase(attributes["amount"]) == "x"'\n    - 'body == "order 1 placed"'`);
+    await service.start();
+    await push(3);
+    await push(1);
+    expect(taken()).toEqual(['order 0 placed', 'order 2 placed', 'order 0 placed']);
+    expect(lines.filter((l) => l['msg'] === 'A filter condition could not be evaluated on some log records; they are kept (error_mode: ignore)').map((l) => l['failures'])).toEqual(logged === 1 ? [3] : []);
+    await service.shutdown();
+  });
+
+  it('names each condition that does not compile, with its column, and the settings otelgate does not take', () => {
+    expect(problems(`logs:\n  log_record:\n    - 'body == "x"'\n    - 'IsMatch(body, "(a+)+$")'\n    - 'IsMatch(body, "x"'\n    - 'atributes["x"] == 1'`)).toEqual([
+      'processors.filter.logs.log_record[1]: "IsMatch(body, \\"(a+)+$\\")", column 1: IsMatch: "(a+)+$" could take exponential time on some input (a repetition inside a repetition, such as (a+)+); write it without nested repetition',
+      'processors.filter.logs.log_record[2]: "IsMatch(body, \\"x\\"", column 18: expected "," or ")" in the arguments of IsMatch but found the end',
+      'processors.filter.logs.log_record[3]: "atributes[\\"x\\"] == 1", column 1: atributes["x"] is not a path of the log context. Did you mean "attributes"?',
+    ]);
+    expect(problems(`logs: {exclude: {match_type: strict, bodies: [x]}}\ntraces: {span: ['name == "x"']}`)).toEqual([
+      'processors.filter.logs.exclude: the older include/exclude matching is not supported in otelgate; write it as OTTL conditions under logs.log_record, e.g. \'resource.attributes["service.name"] == "checkout"\'',
+      'processors.filter.traces: otelgate\'s filter takes log conditions only so far (logs.log_record); remove traces, or filter traces before they reach otelgate',
+    ]);
+  });
+
+  it('does what the example in its README says', async () => {
+    const readme = readFileSync(join(ROOT, 'src', 'processors', 'filter', 'README.md'), 'utf8');
+    const example = parse(/```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '') as { processors: Record<string, unknown> };
+    const { service, taken } = pipeline(JSON.stringify(example.processors['filter/noise']));
+    await service.start();
+    const row = (body: string, severityNumber: number, attributes = {}): LogRow => ({ ...logRow(0), body, severityNumber, attributes: attrs(attributes) });
+    const rows = [
+      row('GET /health', 9, { 'http.route': '/health' }),
+      row('GET /cart', 9, { 'http.route': '/cart' }),
+      row('cache miss', 5),
+      row('entering loop', 1),
+      row('no severity', 0),
+      row('debug: kept in shop', 9),
+    ];
+    for (const project of ['shop', 'blog']) await service.consumer('nop', 'logs')?.consume(batchOf('logs', project, RECEIVED, rows), consumeContext());
+    expect(taken()).toEqual(['GET /cart', 'no severity', 'debug: kept in shop', 'GET /cart', 'no severity']);
+    await service.shutdown();
+  });
+});

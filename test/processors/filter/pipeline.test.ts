@@ -1,0 +1,108 @@
+// The filter processor in a pipeline of the built otelgate, over real HTTP, with a store behind it,
+// and a second pipeline fed by the same receiver without it: the first store holds exactly what
+// the conditions leave, the second exactly what was sent. The client is answered as if nothing
+// had been dropped, and the drops are counted.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
+import { sample } from '../../helpers/forwarder.js';
+import { startGateway, type Gateway } from '../../helpers/gateway.js';
+
+const config = (keysFile: string): string => `
+extensions:
+  apikeyauth: {keys_file: ${keysFile}}
+receivers:
+  ingest:
+    endpoint: 127.0.0.1:0
+    auth: {authenticator: apikeyauth}
+    read_api: {store: store/filtered}
+processors:
+  filter/noise:
+    error_mode: ignore
+    logs:
+      log_record:
+        - 'attributes["http.route"] == "/health"'
+        - 'severity_number < SEVERITY_NUMBER_INFO and severity_number != SEVERITY_NUMBER_UNSPECIFIED'
+        - 'project == "blog" and IsMatch(body, "^debug:")'
+        - 'attributes["user"] != nil and ToLowerCase(attributes["user"]) == "bot"'
+exporters:
+  store/filtered: {path: ${join(keysFile, '..', 'filtered.db')}}
+  store/all: {path: ${join(keysFile, '..', 'all.db')}}
+service:
+  extensions: [apikeyauth]
+  telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}
+  pipelines:
+    logs/filtered: {receivers: [ingest], processors: [filter/noise], exporters: [store/filtered]}
+    logs/all: {receivers: [ingest], exporters: [store/all]}
+`;
+
+type Log = { body: string; severityNumber?: number; attributes?: Record<string, string | number> };
+
+const SHOP: Log[] = [
+  { body: 'GET /health', severityNumber: 9, attributes: { 'http.route': '/health' } },
+  { body: 'GET /cart', severityNumber: 9, attributes: { 'http.route': '/cart' } },
+  { body: 'cache miss', severityNumber: 5 },
+  { body: 'no severity' },
+  { body: 'debug: shop keeps this', severityNumber: 9 },
+  { body: 'a user id that is a number', severityNumber: 9, attributes: { user: 5 } },
+  { body: 'a bot', severityNumber: 9, attributes: { user: 'BOT' } },
+];
+const BLOG: Log[] = [
+  { body: 'debug: blog drops this', severityNumber: 9 },
+  { body: 'hello', severityNumber: 9 },
+];
+
+function otlpJson(logs: Log[]): string {
+  const value = (v: string | number) => (typeof v === 'number' ? { intValue: String(v) } : { stringValue: v });
+  const logRecords = logs.map((log, i) => ({
+    timeUnixNano: String(1_763_800_000_000_000_000n + BigInt(i)),
+    body: { stringValue: log.body },
+    ...(log.severityNumber === undefined ? {} : { severityNumber: log.severityNumber }),
+    attributes: Object.entries(log.attributes ?? {}).map(([key, v]) => ({ key, value: value(v) })),
+  }));
+  return JSON.stringify({ resourceLogs: [{ resource: { attributes: [] }, scopeLogs: [{ scope: {}, logRecords }] }] });
+}
+
+const ALL = { from: '1970-01-01T00:00:00Z', limit: '100' };
+let gateway: Gateway;
+
+beforeAll(async () => {
+  gateway = await startGateway({ projects: ['shop', 'blog'], config });
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+describe('the filter processor in a pipeline', () => {
+  it('stores what its conditions leave, while the other pipeline stores everything; answers {} and counts the drops', async () => {
+    for (const [project, logs] of [['shop', SHOP], ['blog', BLOG]] as const) {
+      const response = await fetch(`${gateway.url}/v1/logs`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${gateway.keys[project]}`, 'Content-Type': 'application/json' },
+        body: otlpJson(logs),
+      });
+      expect([response.status, await response.text()]).toEqual([200, '{}']);
+    }
+
+    const filtered = async (project: string): Promise<string[]> => ((await gateway.read('logs', gateway.keys[project], ALL)).body.rows ?? []).map((row) => String(row['body'])).sort();
+    expect(await filtered('shop')).toEqual(['GET /cart', 'a user id that is a number', 'debug: shop keeps this', 'no severity']);
+    expect(await filtered('blog')).toEqual(['hello']);
+
+    const everything = (project: string): string[] => {
+      const query = runCli(['query', 'logs', '--project', project, '--exporter', 'store/all', '--from', ALL.from, '--config', join(gateway.dir, 'config.yaml')]);
+      expect(query.stderr).toBe('');
+      return query.stdout.trim().split('\n').map((line) => String((JSON.parse(line) as { body: string }).body)).sort();
+    };
+    expect(everything('shop')).toEqual(SHOP.map((log) => log.body).sort());
+    expect(everything('blog')).toEqual(BLOG.map((log) => log.body).sort());
+
+    // error_mode: ignore: the number the condition could not lower-case is kept, and said once.
+    const ignored = gateway.run.lines.filter((l) => l.msg.startsWith('A filter condition could not be evaluated'));
+    expect(ignored.map((l) => [l['condition'], l['err'], l['failures']])).toEqual([['attributes["user"] != nil and ToLowerCase(attributes["user"]) == "bot"', 'ToLowerCase: expected string but got int64', 1]]);
+
+    const metricsAt = gateway.run.lines.find((l) => l.msg === 'Serving metrics')?.['endpoint'];
+    const lines = (await (await fetch(`http://${String(metricsAt)}/metrics`)).text()).split('\n');
+    expect(sample(lines, 'otelcol_processor_filter_logs_filtered_total', 'filter="filter/noise"')).toBe(4);
+  });
+});
