@@ -113,6 +113,9 @@ class Compiler<C> {
     const { params } = converter;
     const given: (Argument | undefined)[] = new Array<Argument | undefined>(params.length).fill(undefined);
     call.args.forEach((arg, i) => {
+      if (arg.name === undefined && call.args.slice(0, i).some((earlier) => earlier.name !== undefined)) {
+        throw new OttlError(arg.column, `${call.name}: an argument without a name comes after a named one; name it too, or put it first`);
+      }
       const at = arg.name === undefined ? i : params.findIndex((p) => p.name === arg.name);
       if (arg.name !== undefined && at < 0) throw new OttlError(arg.column, `${call.name} has no parameter ${arg.name}; it takes ${params.map((p) => p.name).join(', ')}`);
       if (at >= params.length) throw new OttlError(arg.column, `${call.name} takes ${params.length} argument${params.length === 1 ? '' : 's'} (${params.map((p) => p.name).join(', ')}), not ${call.args.length}`);

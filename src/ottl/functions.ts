@@ -42,20 +42,17 @@ function intOf(value: AnyValue, converter: string): bigint {
 }
 
 function is(test: (value: AnyValue) => boolean): Converter {
-  return { params: [{ name: 'value', kind: 'value' }], bind: ([value]) => (ctx) => test(get(value)(ctx)) };
+  return { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => test(get(target)(ctx)) };
 }
 
 function textCase(name: string, change: (text: string) => string): Converter {
   return { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => change(stringOf(get(target)(ctx), name)) };
 }
 
-function digest(algorithm: string): Converter {
+function digest(name: string, algorithm: string): Converter {
   return {
-    params: [{ name: 'value', kind: 'value' }],
-    bind: ([value]) => (ctx) => {
-      const text = stringLike(get(value)(ctx));
-      return text === undefined ? null : createHash(algorithm).update(text).digest('hex');
-    },
+    params: [{ name: 'target', kind: 'value' }],
+    bind: ([target]) => (ctx) => createHash(algorithm).update(stringOf(get(target)(ctx), name)).digest('hex'),
   };
 }
 
@@ -75,6 +72,9 @@ function toInt(value: AnyValue): AnyValue {
   }
 }
 
+/** A decimal number as Go's strconv.ParseFloat reads it (hexadecimal and underscores aside), with inf and nan in any case. */
+const GO_FLOAT = /^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf|infinity|nan)$/i;
+
 /** Double(): an int64 as a float64, a bool as 1 or 0, a number in a string parsed; nil for anything else. */
 function toDouble(value: AnyValue): AnyValue {
   switch (typeof value) {
@@ -85,10 +85,11 @@ function toDouble(value: AnyValue): AnyValue {
     case 'boolean':
       return value ? 1 : 0;
     case 'string': {
-      const trimmed = value.trim();
-      if (trimmed === '' || trimmed !== value) return null;
-      const parsed = Number(value);
-      return Number.isNaN(parsed) && !/^[-+]?nan$/i.test(value) ? null : parsed;
+      if (!GO_FLOAT.test(value)) return null;
+      const word = value.replace(/^[-+]/, '').toLowerCase();
+      if (word === 'nan') return Number.NaN;
+      if (word === 'inf' || word === 'infinity') return value.startsWith('-') ? -Infinity : Infinity;
+      return Number(value);
     }
     default:
       return null;
@@ -167,10 +168,10 @@ export const CONVERTERS: Readonly<Record<string, Converter>> = {
       return bytes.subarray(Number(from), Number(from + count)).toString('utf8');
     },
   },
-  Int: { params: [{ name: 'value', kind: 'value' }], bind: ([value]) => (ctx) => toInt(get(value)(ctx)) },
-  Double: { params: [{ name: 'value', kind: 'value' }], bind: ([value]) => (ctx) => toDouble(get(value)(ctx)) },
-  String: { params: [{ name: 'value', kind: 'value' }], bind: ([value]) => (ctx) => stringLike(get(value)(ctx)) ?? null },
-  SHA256: digest('sha256'),
-  SHA1: digest('sha1'),
-  MD5: digest('md5'),
+  Int: { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => toInt(get(target)(ctx)) },
+  Double: { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => toDouble(get(target)(ctx)) },
+  String: { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => stringLike(get(target)(ctx)) ?? null },
+  SHA256: digest('SHA256', 'sha256'),
+  SHA1: digest('SHA1', 'sha1'),
+  MD5: digest('MD5', 'md5'),
 };

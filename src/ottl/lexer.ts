@@ -47,40 +47,56 @@ const isNamePart = (c: string | undefined): boolean => c !== undefined && /^[A-Z
 
 const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"' };
 
-/** A string literal's value, its escapes read as Go's strconv.Unquote reads them (which the Collector uses). */
+/**
+ * A string literal's value, its escapes read as Go's strconv.Unquote reads them (which the
+ * Collector uses): \x and octal escapes are bytes, read as UTF-8 with the characters around them.
+ */
 function unquote(raw: string, column: number): string {
   let out = '';
+  let bytes: number[] = [];
+  const flush = (): void => {
+    if (bytes.length === 0) return;
+    out += Buffer.from(bytes).toString('utf8');
+    bytes = [];
+  };
   for (let i = 1; i < raw.length - 1; i++) {
     const c = raw[i] as string;
     if (c !== '\\') {
+      flush();
       out += c;
       continue;
     }
+    const at = column + i;
     const e = raw[++i] as string;
     const simple = SIMPLE_ESCAPES[e];
     if (simple !== undefined) {
+      flush();
       out += simple;
       continue;
     }
     const width = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
     if (width > 0) {
       const hex = raw.slice(i + 1, i + 1 + width);
-      if (hex.length !== width || ![...hex].every(isHex)) throw new OttlError(column + i - 1, `invalid escape \\${e}${hex} in a string`);
-      const code = Number.parseInt(hex, 16);
-      if (code > 0x10ffff) throw new OttlError(column + i - 1, `invalid escape \\${e}${hex} in a string`);
-      out += e === 'x' ? String.fromCharCode(code) : String.fromCodePoint(code);
+      const code = hex.length === width && [...hex].every(isHex) ? Number.parseInt(hex, 16) : -1;
+      if (code < 0 || code > 0x10ffff || (e !== 'x' && code >= 0xd800 && code <= 0xdfff)) throw new OttlError(at, `invalid escape \\${e}${hex} in a string`);
+      if (e === 'x') bytes.push(code);
+      else {
+        flush();
+        out += String.fromCodePoint(code);
+      }
       i += width;
       continue;
     }
     if (e >= '0' && e <= '7') {
       const octal = raw.slice(i, i + 3);
-      if (!/^[0-7]{3}$/.test(octal) || Number.parseInt(octal, 8) > 255) throw new OttlError(column + i - 1, `invalid escape \\${octal} in a string`);
-      out += String.fromCharCode(Number.parseInt(octal, 8));
+      if (!/^[0-7]{3}$/.test(octal) || Number.parseInt(octal, 8) > 255) throw new OttlError(at, `invalid escape \\${octal} in a string`);
+      bytes.push(Number.parseInt(octal, 8));
       i += 2;
       continue;
     }
-    throw new OttlError(column + i - 1, `invalid escape \\${e} in a string`);
+    throw new OttlError(at, `invalid escape \\${e} in a string`);
   }
+  flush();
   return out;
 }
 
@@ -127,7 +143,7 @@ export function tokenize(text: string): Token[] {
       let end = i + 1;
       while (isNamePart(text[end])) end++;
       const name = text.slice(i, end);
-      push(KEYWORDS[name] ?? 'name', end);
+      push(Object.hasOwn(KEYWORDS, name) ? (KEYWORDS[name] as TokenKind) : 'name', end);
       continue;
     }
     const two = text.slice(i, i + 2);

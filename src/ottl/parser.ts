@@ -183,20 +183,21 @@ class Parser {
 
   private unary(): Value {
     const sign = this.accept('addsub');
-    if (sign === undefined) return this.operand();
-    const value = this.operand();
+    if (sign === undefined) return this.operand(false);
+    const value = this.operand(sign.text === '-');
     if (sign.text === '+') return value;
     if (value.kind === 'int') return { kind: 'int', value: BigInt.asIntN(64, -value.value), column: sign.column };
     if (value.kind === 'float') return { kind: 'float', value: -value.value, column: sign.column };
     return { kind: 'negate', value, column: sign.column };
   }
 
-  private operand(): Value {
+  /** `negated`: after a unary minus, where -2^63 is the one integer whose magnitude is past int64's largest. */
+  private operand(negated: boolean): Value {
     const token = this.peek();
     if (token.kind === 'int') {
       this.next();
       const value = BigInt(token.text);
-      if (value > 0x7fffffffffffffffn + 1n) throw new OttlError(token.column, `${token.text} does not fit in a 64-bit integer`);
+      if (value > (negated ? 1n << 63n : (1n << 63n) - 1n)) throw new OttlError(token.column, `${token.text} does not fit in a 64-bit integer`);
       return { kind: 'int', value, column: token.column };
     }
     if (token.kind === 'float') {

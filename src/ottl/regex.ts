@@ -1,16 +1,67 @@
-// Regular expressions from a config, compiled once: the Collector writes them in Go's RE2 syntax,
-// which JavaScript reads alike except for leading flags ((?i), (?s), (?m)) and (?P<name>...)
-// groups, translated here. RE2 never backtracks; JavaScript does, so a pattern that could take
-// exponential time on some input (nested quantifiers, such as (a+)+) is refused at load
-// (safe-regex2) rather than risked on every record.
-import safeRegexCheck from 'safe-regex2';
+// Regular expressions from a config, compiled once. The Collector writes them in Go's RE2 syntax
+// and runs them on RE2, which never backtracks; otelgate runs them on JavaScript's engine, which
+// does. So a pattern is read as RE2 would read it where the two differ (leading flags such as
+// (?i), (?P<name>...) groups, \A and \z), refused where otelgate would read it otherwise (\pL,
+// \Q...\E, \x{...}, [[:alpha:]]) or where RE2 refuses it (lookarounds, backreferences), and
+// refused when a repetition that has no upper bound holds another one, such as (a+)+ or (\w*x)*:
+// those can take exponential time on a crafted input. Found by walking the pattern's syntax tree
+// (ret, the parser safe-regex2 uses); counting only unbounded repetitions keeps (\.\d+)? and
+// (\d{1,3}\.){3} allowed. Not found: an alternation of overlapping branches under a repetition,
+// such as (\w|\d)+, which is as slow; documented.
+import ret, { type Root, type Tokens } from 'ret';
+
+// ret is CommonJS: its module.exports is the tokenizer, with `types` on it; its types describe an ES module.
+const tokenizer = ret as unknown as typeof ret.tokenizer;
+const { types } = ret;
 
 export class UnsafeRegexError extends Error {}
 
 const LEADING_FLAGS = /^\(\?([ims]+)\)/;
-const FLAGS_ANYWHERE = /\(\?[a-zA-Z]*[-:)]/;
 
-/** `pattern` (RE2 syntax) as a JavaScript RegExp; throws UnsafeRegexError with a reason for one that cannot be compiled safely. */
+/** RE2's escapes that JavaScript reads otherwise, without the u flag: refused, never silently changed. */
+const UNSUPPORTED_ESCAPES = new Set(['p', 'P', 'Q', 'E', 'C']);
+
+/** The pattern with \A and \z as JavaScript writes them; throws for what otelgate cannot read as RE2 does. */
+function translated(pattern: string, source: string): string {
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c === '[' && source.startsWith('[[:', i)) throw new UnsafeRegexError(`${JSON.stringify(pattern)}: POSIX classes such as [[:alpha:]] are not supported; write the class out, as [a-zA-Z]`);
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const e = source[i + 1] ?? '';
+    if (UNSUPPORTED_ESCAPES.has(e) || (e === 'x' && source[i + 2] === '{')) throw new UnsafeRegexError(`${JSON.stringify(pattern)}: \\${e === 'x' ? 'x{...}' : e} is not supported in otelgate's regular expressions`);
+    out += e === 'A' ? '^' : e === 'z' ? '$' : `\\${e}`;
+    i++;
+  }
+  return out;
+}
+
+/** Unbounded repetitions nested in `token`, at most. Refuses what RE2 has not. */
+function nesting(pattern: string, token: Root | Tokens): number {
+  switch (token.type) {
+    case types.ROOT:
+    case types.GROUP: {
+      if ('followedBy' in token && (token.followedBy === true || token.notFollowedBy === true)) {
+        throw new UnsafeRegexError(`${JSON.stringify(pattern)}: lookarounds are not RE2 syntax, which the Collector's regular expressions are`);
+      }
+      const branches = token.options ?? [token.stack ?? []];
+      return Math.max(0, ...branches.flat().map((child) => nesting(pattern, child)));
+    }
+    case types.REPETITION: {
+      const inner = nesting(pattern, token.value);
+      return token.max === null || token.max === Infinity ? inner + 1 : inner;
+    }
+    case types.REFERENCE:
+      throw new UnsafeRegexError(`${JSON.stringify(pattern)}: backreferences are not RE2 syntax, which the Collector's regular expressions are`);
+    default:
+      return 0;
+  }
+}
+
+/** `pattern` (RE2 syntax) as a JavaScript RegExp; throws UnsafeRegexError with a reason for one that cannot be used as written. */
 export function safeRegex(pattern: string, extraFlags = ''): RegExp {
   let source = pattern.replace(/\(\?P</g, '(?<');
   let flags = extraFlags;
@@ -19,13 +70,21 @@ export function safeRegex(pattern: string, extraFlags = ''): RegExp {
     flags += [...new Set(leading[1])].filter((f) => !flags.includes(f)).join('');
     source = source.slice(leading[0].length);
   }
-  if (FLAGS_ANYWHERE.test(source.replace(/\(\?(<[A-Za-z_]|[:=!]|<[=!])/g, ''))) throw new UnsafeRegexError(`${JSON.stringify(pattern)}: flags are only supported at the start of a pattern, as (?i)`);
+  source = translated(pattern, source);
   let regex: RegExp;
   try {
     regex = new RegExp(source, flags);
   } catch (error) {
     throw new UnsafeRegexError(`${JSON.stringify(pattern)} is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!safeRegexCheck(regex)) throw new UnsafeRegexError(`${JSON.stringify(pattern)} could take exponential time on some input (a repetition inside a repetition, such as (a+)+); write it without nested repetition`);
+  let tree: Root;
+  try {
+    tree = tokenizer(source);
+  } catch (error) {
+    throw new UnsafeRegexError(`${JSON.stringify(pattern)} is not RE2 syntax otelgate can read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (nesting(pattern, tree) > 1) {
+    throw new UnsafeRegexError(`${JSON.stringify(pattern)} could take exponential time on some input (a repetition without an upper bound inside another, such as (a+)+); write it without the nesting`);
+  }
   return regex;
 }

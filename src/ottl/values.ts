@@ -17,6 +17,22 @@ export function typeName(value: AnyValue): string {
   return Array.isArray(value) ? 'slice' : 'map';
 }
 
+/**
+ * Go orders strings by their UTF-8 bytes, JavaScript by UTF-16 units: the two differ only between
+ * a character above U+FFFF (a surrogate pair) and one from U+E000 to U+FFFF.
+ */
+function utf8Order(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return Buffer.compare(Buffer.from(a.slice(i), 'utf8'), Buffer.from(b.slice(i), 'utf8'));
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 function ordered<T extends string | number | bigint>(a: T, b: T, op: CompareOp): boolean {
   switch (op) {
     case '==':
@@ -61,7 +77,7 @@ export function compareValues(a: AnyValue, b: AnyValue, op: CompareOp): boolean 
   if ((ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number')) {
     return ta === tb ? ordered(a as number, b as number, op) : ordered(Number(a), Number(b), op);
   }
-  if (ta === 'string' && tb === 'string') return ordered(a as string, b as string, op);
+  if (ta === 'string' && tb === 'string') return op === '==' || op === '!=' ? ordered(a as string, b as string, op) : ordered(utf8Order(a as string, b as string), 0, op);
   if (ta === 'boolean' && tb === 'boolean') return ordered(Number(a), Number(b), op);
   if (a instanceof Uint8Array && b instanceof Uint8Array) return ordered(Buffer.compare(a, b), 0, op);
   if (typeof a === 'object' && typeof b === 'object' && !(a instanceof Uint8Array) && !(b instanceof Uint8Array) && Array.isArray(a) === Array.isArray(b)) {
@@ -87,24 +103,40 @@ export function mathValues(a: AnyValue, op: MathOp, b: AnyValue): AnyValue {
   return op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : x / y;
 }
 
-/** A float64 as Go's strconv.FormatFloat(v, 'f', -1, 64) writes it: no exponent. */
+/** A float64 as Go's strconv.FormatFloat(v, 'f', -1, 64) writes it: the shortest digits that read back, never an exponent. */
 function floatText(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return value > 0 ? '+Inf' : '-Inf';
   const text = String(value);
-  if (!text.includes('e')) return text;
-  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  const e = text.indexOf('e');
+  if (e < 0) return text;
+  const sign = text.startsWith('-') ? '-' : '';
+  const mantissa = text.slice(sign.length, e).replace('.', '');
+  const point = text.slice(sign.length, e).indexOf('.');
+  const exponent = Number(text.slice(e + 1)) + (point < 0 ? mantissa.length : point);
+  if (exponent <= 0) return `${sign}0.${'0'.repeat(-exponent)}${mantissa}`;
+  return `${sign}${mantissa.padEnd(exponent, '0')}`;
 }
 
-/** A value's JSON as the Collector writes a map or slice for a string-like argument (bytes as base64, as encoding/json). */
-function jsonOf(value: AnyValue): unknown {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return value;
-  if (typeof value === 'bigint') return Number(value);
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
-  if (Array.isArray(value)) return value.map(jsonOf);
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = jsonOf((value as Record<string, AnyValue>)[key] as AnyValue);
-  return out;
+/** A value's JSON as Go's encoding/json writes its raw form: map keys sorted, int64 exact, bytes as base64. */
+function goJson(value: AnyValue): string {
+  switch (typeof value) {
+    case 'bigint':
+      return String(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(value);
+    default:
+      if (value === null) return 'null';
+      if (value instanceof Uint8Array) return JSON.stringify(Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64'));
+      if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
+      return `{${Object.keys(value)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${goJson((value as Record<string, AnyValue>)[key] as AnyValue)}`)
+        .join(',')}}`;
+  }
 }
 
 /** The text of a value for a string-like argument (StringLikeGetter): undefined for nil. */
@@ -120,12 +152,13 @@ export function stringLike(value: AnyValue): string | undefined {
     default:
       if (value === null) return undefined;
       if (value instanceof Uint8Array) return hex(value);
-      return JSON.stringify(jsonOf(value));
+      return goJson(value);
   }
 }
 
-/** A value as pcommon.Value.AsString() writes it (`body.string`): bytes as base64, nil as ''. */
+/** A value as pcommon.Value.AsString() writes it (`body.string`): a double as JavaScript writes numbers (which pdata imitates), bytes as base64, nil as ''. */
 export function anyValueText(value: AnyValue): string {
+  if (typeof value === 'number') return String(value);
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   return stringLike(value) ?? '';
 }

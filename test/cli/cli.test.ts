@@ -52,6 +52,7 @@ describe('otelgate CLI', () => {
     ]);
     expect(summary('processors')).toEqual([
       ['batch', all('Alpha')],
+      ['filter', { logs: 'Alpha' }],
       ['memory_limiter', all('Beta')],
       ['span', { traces: 'Alpha' }],
     ]);

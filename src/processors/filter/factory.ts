@@ -3,8 +3,7 @@
 // been kept. A batch left empty goes no further.
 import { batchOf } from '../../model/batch.js';
 import type { LogRow } from '../../model/logs.js';
-import { OttlRuntimeError } from '../../ottl/errors.js';
-import { PermanentError } from '../../errors.js';
+import { ConfigError, PermanentError } from '../../errors.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
 import { compileLogConditions, type CompiledCondition } from './conditions.js';
 import { filterSchema, validateFilter } from './config.js';
@@ -21,13 +20,17 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
   validate: validateFilter,
   create(config, ctx, next) {
     const compiled = compileLogConditions(config.logs.log_record);
-    const conditions: CompiledCondition[] = 'conditions' in compiled ? compiled.conditions : [];
+    // validate() refused these already; a processor made without it must not pass everything.
+    if ('problems' in compiled) throw new ConfigError(compiled.problems.map((p) => ({ severity: 'error', path: p.path.join('.'), message: p.message })));
+    const conditions: CompiledCondition[] = compiled.conditions;
     const filtered = ctx.telemetry.enabled('basic')
       ? ctx.telemetry.meter('otelgate/processor').createCounter('otelcol_processor_filter_logs.filtered', { description: 'Log records dropped by a filter processor' })
       : undefined;
     const attributes = { filter: ctx.id };
     const mode = config.error_mode;
     let errorLoggedAt = Number.NEGATIVE_INFINITY;
+    /** Evaluations that failed since the last warning (ignore). */
+    let unlogged = 0;
 
     return {
       start: async () => {},
@@ -37,7 +40,6 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
         const rows = batch.rows;
         const row: { row: LogRow; project: string } = { row: rows[0] as LogRow, project: batch.project };
         let kept: LogRow[] | undefined;
-        let failed = 0;
         let firstFailure: { condition: string; message: string } | undefined;
         for (let i = 0; i < rows.length; i++) {
           row.row = rows[i] as LogRow;
@@ -49,12 +51,14 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
                 break;
               }
             } catch (error) {
-              if (!(error instanceof OttlRuntimeError)) throw error;
+              // Every failure is error_mode's to decide, as in the Collector: a converter's, or one
+              // such as a RangeError on a body nested too deep.
+              const message = error instanceof Error ? error.message : String(error);
               if (mode === 'propagate') {
-                return Promise.reject(new PermanentError(`filter ${ctx.id}: the condition ${JSON.stringify(condition.text)} could not be evaluated on a log record: ${error.message}`));
+                return Promise.reject(new PermanentError(`filter ${ctx.id}: the condition ${JSON.stringify(condition.text)} could not be evaluated on a log record: ${message}`));
               }
-              failed++;
-              firstFailure ??= { condition: condition.text, message: error.message };
+              unlogged++;
+              firstFailure ??= { condition: condition.text, message };
             }
           }
           if (drop) kept ??= rows.slice(0, i);
@@ -62,7 +66,11 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
         }
         if (firstFailure !== undefined && mode === 'ignore' && Date.now() - errorLoggedAt >= ERROR_LOG_INTERVAL_MS) {
           errorLoggedAt = Date.now();
-          ctx.logger.warn({ condition: firstFailure.condition, err: firstFailure.message, failures: failed }, 'A filter condition could not be evaluated on some log records; they are kept (error_mode: ignore)');
+          ctx.logger.warn(
+            { condition: firstFailure.condition, err: firstFailure.message, failures: unlogged },
+            'A filter condition could not be evaluated on some log records; there it counted as not matching (error_mode: ignore)',
+          );
+          unlogged = 0;
         }
         if (kept === undefined) return next.consume(batch, consumeCtx);
         filtered?.add(rows.length - kept.length, attributes);

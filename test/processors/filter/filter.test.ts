@@ -37,7 +37,7 @@ service:
     logger,
   );
   const taken = (): string[] => (rec.batches.get('capture') ?? []).flatMap((batch) => (batch.rows as LogRow[]).map((row) => String(row.body)));
-  return { service, lines, taken, push: (count: number, project = 'default') => service.consumer('nop', 'logs')?.consume(logBatch(count, project), consumeContext()) };
+  return { service, lines, taken, rec, push: (count: number, project = 'default') => service.consumer('nop', 'logs')?.consume(logBatch(count, project), consumeContext()) };
 }
 
 /** What validation says of a filter processor with these settings (YAML lines under it). */
@@ -52,11 +52,13 @@ function problems(filter: string): string[] {
 
 describe('the filter processor', () => {
   it('hands on the rows that match no condition, in their order, and the batch itself when none matches', async () => {
-    const { service, taken, push } = pipeline(`logs:\n  log_record:\n    - 'body == "order 1 placed"'\n    - 'attributes["order.id"] >= 1003'`);
+    const { service, taken, push, rec } = pipeline(`logs:\n  log_record:\n    - 'body == "order 1 placed"'\n    - 'attributes["order.id"] >= 1003'`);
     await service.start();
     await push(5);
     expect(taken()).toEqual(['order 0 placed', 'order 2 placed']);
-    await push(1);
+    const untouched = logBatch(1);
+    await service.consumer('nop', 'logs')?.consume(untouched, consumeContext());
+    expect(rec.batches.get('capture')?.at(-1)).toBe(untouched);
     expect(taken()).toEqual(['order 0 placed', 'order 2 placed', 'order 0 placed']);
     await service.shutdown();
   });
@@ -90,13 +92,13 @@ describe('the filter processor', () => {
     await push(3);
     await push(1);
     expect(taken()).toEqual(['order 0 placed', 'order 2 placed', 'order 0 placed']);
-    expect(lines.filter((l) => l['msg'] === 'A filter condition could not be evaluated on some log records; they are kept (error_mode: ignore)').map((l) => l['failures'])).toEqual(logged === 1 ? [3] : []);
+    expect(lines.filter((l) => l['msg'] === 'A filter condition could not be evaluated on some log records; there it counted as not matching (error_mode: ignore)').map((l) => l['failures'])).toEqual(logged === 1 ? [3] : []);
     await service.shutdown();
   });
 
   it('names each condition that does not compile, with its column, and the settings otelgate does not take', () => {
     expect(problems(`logs:\n  log_record:\n    - 'body == "x"'\n    - 'IsMatch(body, "(a+)+$")'\n    - 'IsMatch(body, "x"'\n    - 'atributes["x"] == 1'`)).toEqual([
-      'processors.filter.logs.log_record[1]: "IsMatch(body, \\"(a+)+$\\")", column 1: IsMatch: "(a+)+$" could take exponential time on some input (a repetition inside a repetition, such as (a+)+); write it without nested repetition',
+      'processors.filter.logs.log_record[1]: "IsMatch(body, \\"(a+)+$\\")", column 1: IsMatch: "(a+)+$" could take exponential time on some input (a repetition without an upper bound inside another, such as (a+)+); write it without the nesting',
       'processors.filter.logs.log_record[2]: "IsMatch(body, \\"x\\"", column 18: expected "," or ")" in the arguments of IsMatch but found the end',
       'processors.filter.logs.log_record[3]: "atributes[\\"x\\"] == 1", column 1: atributes["x"] is not a path of the log context. Did you mean "attributes"?',
     ]);
