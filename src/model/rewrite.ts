@@ -33,3 +33,18 @@ export function mapRows<R>(rows: readonly R[], change: (row: R) => R): readonly 
   }
   return out ?? rows;
 }
+
+/**
+ * Rows with `change` applied, leaving out those it gives undefined for; the same array when it
+ * kept every row as it was: a processor that drops nothing hands the batch on as it came.
+ */
+export function keepRows<R>(rows: readonly R[], change: (row: R) => R | undefined): readonly R[] {
+  let out: R[] | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as R;
+    const changed = change(row);
+    if (changed !== row && out === undefined) out = rows.slice(0, i);
+    if (changed !== undefined) out?.push(changed);
+  }
+  return out ?? rows;
+}

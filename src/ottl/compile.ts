@@ -69,7 +69,11 @@ class Compiler<C> {
         const getter = this.context.path(node.fields);
         if (getter === undefined) {
           const written = pathText(node.fields);
-          throw new OttlError(node.column, `${written} is not a path of the ${this.context.name} context.${hint(node.fields.map((f) => f.name).join('.'), this.context.paths, 'paths')}`);
+          const name = node.fields.map((f) => f.name).join('.');
+          // The same path under another context's name (span.kind in a span event's context) is the likeliest meaning.
+          const prefixed = this.context.paths.find((p) => p.endsWith(`.${name}`));
+          const suggestion = prefixed === undefined ? hint(name, this.context.paths, 'paths') : ` Did you mean "${prefixed}"?`;
+          throw new OttlError(node.column, `${written} is not a path of the ${this.context.name} context.${suggestion}`);
         }
         return getter;
       }

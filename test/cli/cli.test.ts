@@ -52,7 +52,7 @@ describe('otelgate CLI', () => {
     ]);
     expect(summary('processors')).toEqual([
       ['batch', all('Alpha')],
-      ['filter', { logs: 'Alpha' }],
+      ['filter', { logs: 'Alpha', traces: 'Alpha' }],
       ['memory_limiter', all('Beta')],
       ['span', { traces: 'Alpha' }],
     ]);

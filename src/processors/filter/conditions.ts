@@ -1,25 +1,25 @@
-// The filter processor's conditions, each compiled once from OTTL into a predicate over a log
-// record; a condition that does not compile is a settings problem naming it and its column.
-import { compileCondition, type Predicate } from '../../ottl/compile.js';
-import { logContext, type LogContext } from '../../ottl/contexts/log.js';
+// The filter processor's conditions, each compiled once from OTTL into a predicate over a row in
+// its context; a condition that does not compile is a settings problem naming it and its column.
+import { compileCondition, type OttlContext, type Predicate } from '../../ottl/compile.js';
 import { OttlError } from '../../ottl/errors.js';
 import { parseCondition } from '../../ottl/parser.js';
 import type { SettingsProblem } from '../../runtime/component.js';
 
-export interface CompiledCondition {
+export interface CompiledCondition<C> {
   text: string;
-  matches: Predicate<LogContext>;
+  matches: Predicate<C>;
 }
 
-export function compileLogConditions(texts: readonly string[]): { conditions: CompiledCondition[] } | { problems: SettingsProblem[] } {
-  const conditions: CompiledCondition[] = [];
+/** `texts` compiled in `context`; `path`: where they are in the settings (logs, log_record). */
+export function compileConditions<C>(texts: readonly string[], context: OttlContext<C>, path: readonly string[]): { conditions: CompiledCondition<C>[] } | { problems: SettingsProblem[] } {
+  const conditions: CompiledCondition<C>[] = [];
   const problems: SettingsProblem[] = [];
   texts.forEach((text, i) => {
     try {
-      conditions.push({ text, matches: compileCondition(parseCondition(text), logContext) });
+      conditions.push({ text, matches: compileCondition(parseCondition(text), context) });
     } catch (error) {
       if (!(error instanceof OttlError)) throw error;
-      problems.push({ path: ['logs', 'log_record', i], message: `${JSON.stringify(text)}, ${error.message}` });
+      problems.push({ path: [...path, i], message: `${JSON.stringify(text)}, ${error.message}` });
     }
   });
   return problems.length > 0 ? { problems } : { conditions };

@@ -1,81 +1,126 @@
-// The filter processor: drops the log records that match any of its OTTL conditions, as the
-// Collector's. Dropped records are counted, not refused: the client is answered as if they had
-// been kept. A batch left empty goes no further.
+// The filter processor: drops the log records, spans and span events that match any of its OTTL
+// conditions, as the Collector's. Dropped rows are counted, not refused: the client is answered as
+// if they had been kept. A batch left empty goes no further.
 import { batchOf } from '../../model/batch.js';
 import type { LogRow } from '../../model/logs.js';
+import { keepRows } from '../../model/rewrite.js';
+import type { SpanEvent, SpanRow } from '../../model/traces.js';
+import type { LogContext } from '../../ottl/contexts/log.js';
+import type { SpanEventContext } from '../../ottl/contexts/span.js';
 import { ConfigError, PermanentError } from '../../errors.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
-import { compileLogConditions, type CompiledCondition } from './conditions.js';
-import { filterSchema, validateFilter } from './config.js';
+import type { CompiledCondition } from './conditions.js';
+import { compiledFilter, filterSchema, validateFilter } from './config.js';
 
 /** ignore's log line about conditions that could not be evaluated comes at most this often. */
 const ERROR_LOG_INTERVAL_MS = 60_000;
 
+function compiledOrThrow<C>(compiled: { conditions: CompiledCondition<C>[] } | { problems: { path: (string | number)[]; message: string }[] }): CompiledCondition<C>[] {
+  // validate() refused these already; a processor made without it must not pass everything.
+  if ('problems' in compiled) throw new ConfigError(compiled.problems.map((p) => ({ severity: 'error', path: p.path.join('.'), message: p.message })));
+  return compiled.conditions;
+}
+
 export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
   kind: 'processor',
   type: 'filter',
-  description: 'Drops the log records that match any of its OTTL conditions (the Collector\'s filter processor).',
-  stability: { logs: 'alpha' },
+  description: 'Drops the log records, spans and span events that match any of its OTTL conditions (the Collector\'s filter processor).',
+  stability: { logs: 'alpha', traces: 'alpha' },
   schema: filterSchema,
   validate: validateFilter,
   create(config, ctx, next) {
-    const compiled = compileLogConditions(config.logs.log_record);
-    // validate() refused these already; a processor made without it must not pass everything.
-    if ('problems' in compiled) throw new ConfigError(compiled.problems.map((p) => ({ severity: 'error', path: p.path.join('.'), message: p.message })));
-    const conditions: CompiledCondition[] = compiled.conditions;
-    const filtered = ctx.telemetry.enabled('basic')
-      ? ctx.telemetry.meter('otelgate/processor').createCounter('otelcol_processor_filter_logs.filtered', { description: 'Log records dropped by a filter processor' })
-      : undefined;
+    const compiled = compiledFilter(config);
+    const logRecord = compiledOrThrow(compiled.logRecord);
+    const span = compiledOrThrow(compiled.span);
+    const spanEvent = compiledOrThrow(compiled.spanEvent);
+    const meter = ctx.telemetry.enabled('basic') ? ctx.telemetry.meter('otelgate/processor') : undefined;
+    const filteredLogs = meter?.createCounter('otelcol_processor_filter_logs.filtered', { description: 'Log records dropped by a filter processor' });
+    const filteredSpans = meter?.createCounter('otelcol_processor_filter_spans.filtered', { description: 'Spans dropped by a filter processor' });
     const attributes = { filter: ctx.id };
     const mode = config.error_mode;
     let errorLoggedAt = Number.NEGATIVE_INFINITY;
-    /** Evaluations that failed since the last warning (ignore). */
+    /** Evaluations that failed since the last warning (ignore), and the first of them. */
     let unlogged = 0;
+    let firstFailure: { condition: string; message: string } | undefined;
+
+    /** Whether any of `conditions` matches; a failure is error_mode's (propagate: thrown as a PermanentError). */
+    function matchesAny<C>(conditions: readonly CompiledCondition<C>[], c: C, what: string): boolean {
+      for (const condition of conditions) {
+        try {
+          if (condition.matches(c)) return true;
+        } catch (error) {
+          // Every failure is error_mode's to decide, as in the Collector: a converter's, or one
+          // such as a RangeError on a body nested too deep.
+          const message = error instanceof Error ? error.message : String(error);
+          if (mode === 'propagate') throw new PermanentError(`filter ${ctx.id}: the condition ${JSON.stringify(condition.text)} could not be evaluated on ${what}: ${message}`);
+          unlogged++;
+          firstFailure ??= { condition: condition.text, message };
+        }
+      }
+      return false;
+    }
+
+    function logFailures(): void {
+      if (firstFailure === undefined || mode !== 'ignore' || Date.now() - errorLoggedAt < ERROR_LOG_INTERVAL_MS) return;
+      errorLoggedAt = Date.now();
+      ctx.logger.warn({ condition: firstFailure.condition, err: firstFailure.message, failures: unlogged }, 'A filter condition could not be evaluated on some rows; there it counted as not matching (error_mode: ignore)');
+      unlogged = 0;
+      firstFailure = undefined;
+    }
+
+    function logs(rows: readonly LogRow[], project: string): readonly LogRow[] {
+      if (logRecord.length === 0) return rows;
+      const c: { row: LogRow; project: string } = { row: rows[0] as LogRow, project };
+      const kept = keepRows(rows, (row) => {
+        c.row = row;
+        return matchesAny<LogContext>(logRecord, c, 'a log record') ? undefined : row;
+      });
+      if (kept !== rows) filteredLogs?.add(rows.length - kept.length, attributes);
+      return kept;
+    }
+
+    function spans(rows: readonly SpanRow[], project: string): readonly SpanRow[] {
+      if (span.length === 0 && spanEvent.length === 0) return rows;
+      const c: { span: SpanRow; event: SpanEvent | undefined; project: string } = { span: rows[0] as SpanRow, event: undefined, project };
+      let dropped = 0;
+      const kept = keepRows(rows, (row) => {
+        c.span = row;
+        if (span.length > 0 && matchesAny(span, c, 'a span')) {
+          dropped++;
+          return undefined;
+        }
+        if (spanEvent.length === 0 || row.events.length === 0) return row;
+        const events = keepRows(row.events, (event) => {
+          c.event = event;
+          return matchesAny(spanEvent, c as SpanEventContext, 'a span event') ? undefined : event;
+        });
+        return events === row.events ? row : { ...row, events };
+      });
+      if (dropped > 0) filteredSpans?.add(dropped, attributes);
+      return kept;
+    }
 
     return {
       start: async () => {},
       shutdown: async () => {},
       consume(batch, consumeCtx) {
-        if (batch.signal !== 'logs' || conditions.length === 0) return next.consume(batch, consumeCtx);
-        const rows = batch.rows;
-        const row: { row: LogRow; project: string } = { row: rows[0] as LogRow, project: batch.project };
-        let kept: LogRow[] | undefined;
-        let firstFailure: { condition: string; message: string } | undefined;
-        for (let i = 0; i < rows.length; i++) {
-          row.row = rows[i] as LogRow;
-          let drop = false;
-          for (const condition of conditions) {
-            try {
-              if (condition.matches(row)) {
-                drop = true;
-                break;
-              }
-            } catch (error) {
-              // Every failure is error_mode's to decide, as in the Collector: a converter's, or one
-              // such as a RangeError on a body nested too deep.
-              const message = error instanceof Error ? error.message : String(error);
-              if (mode === 'propagate') {
-                return Promise.reject(new PermanentError(`filter ${ctx.id}: the condition ${JSON.stringify(condition.text)} could not be evaluated on a log record: ${message}`));
-              }
-              unlogged++;
-              firstFailure ??= { condition: condition.text, message };
-            }
-          }
-          if (drop) kept ??= rows.slice(0, i);
-          else kept?.push(row.row);
+        let out: typeof batch;
+        try {
+          if (batch.signal === 'logs') {
+            const kept = logs(batch.rows, batch.project);
+            out = kept === batch.rows ? batch : batchOf('logs', batch.project, batch.receivedUnixNano, kept);
+          } else if (batch.signal === 'traces') {
+            const kept = spans(batch.rows, batch.project);
+            out = kept === batch.rows ? batch : batchOf('traces', batch.project, batch.receivedUnixNano, kept);
+          } else out = batch;
+        } catch (error) {
+          if (error instanceof PermanentError) return Promise.reject(error);
+          throw error;
+        } finally {
+          logFailures();
         }
-        if (firstFailure !== undefined && mode === 'ignore' && Date.now() - errorLoggedAt >= ERROR_LOG_INTERVAL_MS) {
-          errorLoggedAt = Date.now();
-          ctx.logger.warn(
-            { condition: firstFailure.condition, err: firstFailure.message, failures: unlogged },
-            'A filter condition could not be evaluated on some log records; there it counted as not matching (error_mode: ignore)',
-          );
-          unlogged = 0;
-        }
-        if (kept === undefined) return next.consume(batch, consumeCtx);
-        filtered?.add(rows.length - kept.length, attributes);
-        if (kept.length === 0) return Promise.resolve();
-        return next.consume(batchOf('logs', batch.project, batch.receivedUnixNano, kept), consumeCtx);
+        if (out.rows.length === 0) return Promise.resolve();
+        return next.consume(out, consumeCtx);
       },
     };
   },

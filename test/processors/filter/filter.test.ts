@@ -15,7 +15,8 @@ import { configFrom } from '../../helpers/config.js';
 import { memoryLogger } from '../../helpers/logger.js';
 import { batchOf } from '../../../src/model/batch.js';
 import { ROOT } from '../../helpers/cli.js';
-import { attrs, logBatch, logRow, RECEIVED } from '../../helpers/rows.js';
+import type { SpanRow } from '../../../src/model/traces.js';
+import { attrs, logBatch, logRow, RECEIVED, spanBatch } from '../../helpers/rows.js';
 
 function pipeline(filter: string) {
   const rec = recorder();
@@ -31,6 +32,7 @@ exporters: {capture: }
 service:
   pipelines:
     logs: {receivers: [nop], processors: [filter], exporters: [capture]}
+    traces: {receivers: [nop], processors: [filter], exporters: [capture]}
 `,
       builtinRegistry().register(captureExporter(rec)),
     ),
@@ -92,7 +94,7 @@ describe('the filter processor', () => {
     await push(3);
     await push(1);
     expect(taken()).toEqual(['order 0 placed', 'order 2 placed', 'order 0 placed']);
-    expect(lines.filter((l) => l['msg'] === 'A filter condition could not be evaluated on some log records; there it counted as not matching (error_mode: ignore)').map((l) => l['failures'])).toEqual(logged === 1 ? [3] : []);
+    expect(lines.filter((l) => l['msg'] === 'A filter condition could not be evaluated on some rows; there it counted as not matching (error_mode: ignore)').map((l) => l['failures'])).toEqual(logged === 1 ? [3] : []);
     await service.shutdown();
   });
 
@@ -102,16 +104,18 @@ describe('the filter processor', () => {
       'processors.filter.logs.log_record[2]: "IsMatch(body, \\"x\\"", column 18: expected "," or ")" in the arguments of IsMatch but found the end',
       'processors.filter.logs.log_record[3]: "atributes[\\"x\\"] == 1", column 1: atributes["x"] is not a path of the log context. Did you mean "attributes"?',
     ]);
-    expect(problems(`logs: {exclude: {match_type: strict, bodies: [x]}}\ntraces: {span: ['name == "x"']}`)).toEqual([
+    expect(problems(`logs: {exclude: {match_type: strict, bodies: [x]}}\ntraces: {span: ['nam == "x"'], spanevent: ['kind == 1']}\nmetrics: {metric: ['name == "x"']}`)).toEqual([
       'processors.filter.logs.exclude: the older include/exclude matching is not supported in otelgate; write it as OTTL conditions under logs.log_record, e.g. \'resource.attributes["service.name"] == "checkout"\'',
-      'processors.filter.traces: otelgate\'s filter takes log conditions only so far (logs.log_record); remove traces, or filter traces before they reach otelgate',
+      'processors.filter.metrics: otelgate\'s filter takes log and trace conditions only so far; remove metrics, or filter metrics before they reach otelgate',
+      'processors.filter.traces.span[0]: "nam == \\"x\\"", column 1: nam is not a path of the span context. Did you mean "name"?',
+      'processors.filter.traces.spanevent[0]: "kind == 1", column 1: kind is not a path of the spanevent context. Did you mean "span.kind"?',
     ]);
   });
 
   it('does what the example in its README says', async () => {
     const readme = readFileSync(join(ROOT, 'src', 'processors', 'filter', 'README.md'), 'utf8');
     const example = parse(/```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '') as { processors: Record<string, unknown> };
-    const { service, taken } = pipeline(JSON.stringify(example.processors['filter/noise']));
+    const { service, taken, rec } = pipeline(JSON.stringify(example.processors['filter/noise']));
     await service.start();
     const row = (body: string, severityNumber: number, attributes = {}): LogRow => ({ ...logRow(0), body, severityNumber, attributes: attrs(attributes) });
     const rows = [
@@ -124,6 +128,33 @@ describe('the filter processor', () => {
     ];
     for (const project of ['shop', 'blog']) await service.consumer('nop', 'logs')?.consume(batchOf('logs', project, RECEIVED, rows), consumeContext());
     expect(taken()).toEqual(['GET /cart', 'no severity', 'debug: kept in shop', 'GET /cart', 'no severity']);
+    const base = spanBatch().rows[0] as SpanRow;
+    const spans = [{ ...base, name: 'GET /health', attributes: attrs({ 'http.route': '/health' }) }, base];
+    await service.consumer('nop', 'traces')?.consume(batchOf('traces', 'shop', RECEIVED, spans), consumeContext());
+    expect((rec.batches.get('capture')?.at(-1)?.rows as SpanRow[]).map((span) => span.name)).toEqual(['POST /orders']);
+    await service.shutdown();
+  });
+
+  it('drops the spans that match traces.span, and from the others the events that match traces.spanevent, in new rows', async () => {
+    const { service, rec } = pipeline(`traces:\n  span: ['name == "GET /health"']\n  spanevent: ['name == "noise" and span.kind == SPAN_KIND_SERVER']`);
+    await service.start();
+    const base = spanBatch().rows[0] as SpanRow;
+    const event = (name: string) => ({ timeUnixNano: base.startTimeUnixNano, name, attributes: attrs({}), droppedAttributesCount: 0 });
+    const health = { ...base, name: 'GET /health' };
+    const noisy = { ...base, events: [event('noise'), event('validated'), event('noise')] };
+    const quiet = { ...base, events: [event('validated')] };
+    const batch = batchOf('traces', 'shop', RECEIVED, [health, noisy, quiet]);
+    await service.consumer('nop', 'traces')?.consume(batch, consumeContext());
+    const out = rec.batches.get('capture')?.at(-1)?.rows as SpanRow[];
+    expect(out.map((s) => [s.name, s.events.map((e) => e.name)])).toEqual([
+      ['POST /orders', ['validated']],
+      ['POST /orders', ['validated']],
+    ]);
+    // The row that lost events is a new one; the one that lost none is the row that came; nothing that came changed.
+    expect(out[0]).not.toBe(noisy);
+    expect(out[1]).toBe(quiet);
+    expect(noisy.events.map((e) => e.name)).toEqual(['noise', 'validated', 'noise']);
+    expect(batch.rows).toHaveLength(3);
     await service.shutdown();
   });
 });

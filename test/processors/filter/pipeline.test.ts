@@ -25,6 +25,9 @@ processors:
         - 'severity_number < SEVERITY_NUMBER_INFO and severity_number != SEVERITY_NUMBER_UNSPECIFIED'
         - 'project == "blog" and IsMatch(body, "^debug:")'
         - 'attributes["user"] != nil and ToLowerCase(attributes["user"]) == "bot"'
+    traces:
+      span: ['attributes["http.route"] == "/health"']
+      spanevent: ['name == "cache lookup"']
 exporters:
   store/filtered: {path: ${join(keysFile, '..', 'filtered.db')}}
   store/all: {path: ${join(keysFile, '..', 'all.db')}}
@@ -34,6 +37,8 @@ service:
   pipelines:
     logs/filtered: {receivers: [ingest], processors: [filter/noise], exporters: [store/filtered]}
     logs/all: {receivers: [ingest], exporters: [store/all]}
+    traces/filtered: {receivers: [ingest], processors: [filter/noise], exporters: [store/filtered]}
+    traces/all: {receivers: [ingest], exporters: [store/all]}
 `;
 
 type Log = { body: string; severityNumber?: number; attributes?: Record<string, string | number> };
@@ -64,6 +69,40 @@ function otlpJson(logs: Log[]): string {
 }
 
 const ALL = { from: '1970-01-01T00:00:00Z', limit: '100' };
+
+/** Spans by name, each with a route and events by name. */
+function otlpSpans(spans: { name: string; route: string; events: string[] }[]): string {
+  const t0 = 1_763_800_000_000_000_000n;
+  return JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [] },
+        scopeSpans: [
+          {
+            scope: {},
+            spans: spans.map((span, i) => ({
+              traceId: '5b8efff798038103d269b633813fc60c',
+              spanId: `eee19b7ec3c1b17${i}`,
+              name: span.name,
+              kind: 2,
+              startTimeUnixNano: String(t0),
+              endTimeUnixNano: String(t0 + 1_000_000n),
+              attributes: [{ key: 'http.route', value: { stringValue: span.route } }],
+              events: span.events.map((name) => ({ timeUnixNano: String(t0 + 10n), name })),
+            })),
+          },
+        ],
+      },
+    ],
+  });
+}
+
+/** `otelgate query` on the store of every record. */
+function everything(what: 'logs' | 'spans', project: string): Record<string, unknown>[] {
+  const query = runCli(['query', what, '--project', project, '--exporter', 'store/all', '--from', ALL.from, '--config', join(gateway.dir, 'config.yaml')]);
+  expect(query.stderr).toBe('');
+  return query.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
 let gateway: Gateway;
 
 beforeAll(async () => {
@@ -89,13 +128,9 @@ describe('the filter processor in a pipeline', () => {
     expect(await filtered('shop')).toEqual(['GET /cart', 'a user id that is a number', 'debug: shop keeps this', 'no severity']);
     expect(await filtered('blog')).toEqual(['hello']);
 
-    const everything = (project: string): string[] => {
-      const query = runCli(['query', 'logs', '--project', project, '--exporter', 'store/all', '--from', ALL.from, '--config', join(gateway.dir, 'config.yaml')]);
-      expect(query.stderr).toBe('');
-      return query.stdout.trim().split('\n').map((line) => String((JSON.parse(line) as { body: string }).body)).sort();
-    };
-    expect(everything('shop')).toEqual(SHOP.map((log) => log.body).sort());
-    expect(everything('blog')).toEqual(BLOG.map((log) => log.body).sort());
+    const bodies = (project: string): string[] => everything('logs', project).map((row) => String(row['body'])).sort();
+    expect(bodies('shop')).toEqual(SHOP.map((log) => log.body).sort());
+    expect(bodies('blog')).toEqual(BLOG.map((log) => log.body).sort());
 
     // error_mode: ignore: the number the condition could not lower-case is kept, and said once.
     const ignored = gateway.run.lines.filter((l) => l.msg.startsWith('A filter condition could not be evaluated'));
@@ -104,5 +139,32 @@ describe('the filter processor in a pipeline', () => {
     const metricsAt = gateway.run.lines.find((l) => l.msg === 'Serving metrics')?.['endpoint'];
     const lines = (await (await fetch(`http://${String(metricsAt)}/metrics`)).text()).split('\n');
     expect(sample(lines, 'otelcol_processor_filter_logs_filtered_total', 'filter="filter/noise"')).toBe(4);
+  });
+
+  it('drops the spans and span events its trace conditions match, while the other pipeline stores them all', async () => {
+    const response = await fetch(`${gateway.url}/v1/traces`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${gateway.keys['shop']}`, 'Content-Type': 'application/json' },
+      body: otlpSpans([
+        { name: 'GET /health', route: '/health', events: [] },
+        { name: 'GET /cart', route: '/cart', events: ['cache lookup', 'rendered', 'cache lookup'] },
+        { name: 'POST /orders', route: '/orders', events: ['validated'] },
+      ]),
+    });
+    expect([response.status, await response.text()]).toEqual([200, '{}']);
+    const shape = (rows: Record<string, unknown>[]): [string, string[]][] =>
+      rows.map((row): [string, string[]] => [String(row['name']), (row['events'] as { name: string }[]).map((e) => e.name)]).sort((a, b) => a[0].localeCompare(b[0]));
+    expect(shape((await gateway.read('spans', gateway.keys['shop'], ALL)).body.rows ?? [])).toEqual([
+      ['GET /cart', ['rendered']],
+      ['POST /orders', ['validated']],
+    ]);
+    expect(shape(everything('spans', 'shop'))).toEqual([
+      ['GET /cart', ['cache lookup', 'rendered', 'cache lookup']],
+      ['GET /health', []],
+      ['POST /orders', ['validated']],
+    ]);
+    const metricsAt = gateway.run.lines.find((l) => l.msg === 'Serving metrics')?.['endpoint'];
+    const lines = (await (await fetch(`http://${String(metricsAt)}/metrics`)).text()).split('\n');
+    expect(sample(lines, 'otelcol_processor_filter_spans_filtered_total', 'filter="filter/noise"')).toBe(1);
   });
 });

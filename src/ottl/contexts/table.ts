@@ -1,0 +1,73 @@
+// A context made from a table of paths by their qualified names ("log.severity_text",
+// "resource.attributes", "scope.name", "project"): a path as written is qualified by the context it
+// names first (`resource.`, `instrumentation_scope.`, `span.`, ...) or, naming none, by the
+// context's own name, as the Collector's contexts read paths with and without their prefix.
+import type { Resource, Scope } from '../../model/resource.js';
+import type { AnyValue } from '../../model/anyvalue.js';
+import type { Key, PathField } from '../ast.js';
+import { indexed, pathText, type Getter, type OttlContext } from '../compile.js';
+import { OttlError } from '../errors.js';
+
+export interface PathTable<C> {
+  /** Paths read without keys. */
+  plain: Readonly<Record<string, Getter<C>>>;
+  /** Paths that take keys (["k"], [0]): a map or a list. A path in both reads the plain one without keys. */
+  keyed: Readonly<Record<string, Getter<C>>>;
+}
+
+/** The paths of a row's resource and scope, under `resource.` and `scope.`. */
+export function resourceAndScopePaths<C>(resource: (c: C) => Resource, scope: (c: C) => Scope): PathTable<C> {
+  return {
+    plain: {
+      'resource.dropped_attributes_count': (c) => BigInt(resource(c).droppedAttributesCount),
+      'resource.schema_url': (c) => resource(c).schemaUrl,
+      'scope.name': (c) => scope(c).name,
+      'scope.version': (c) => scope(c).version,
+      'scope.dropped_attributes_count': (c) => BigInt(scope(c).droppedAttributesCount),
+      'scope.schema_url': (c) => scope(c).schemaUrl,
+    },
+    keyed: {
+      'resource.attributes': (c) => resource(c).attributes,
+      'scope.attributes': (c) => scope(c).attributes,
+    },
+  };
+}
+
+export const mergedPaths = <C>(...tables: PathTable<C>[]): PathTable<C> => ({
+  plain: Object.assign({}, ...tables.map((t) => t.plain)) as Record<string, Getter<C>>,
+  keyed: Object.assign({}, ...tables.map((t) => t.keyed)) as Record<string, Getter<C>>,
+});
+
+/** The context names a path may start with, as written, and the prefix each stands for; the context's own is added. */
+const NAMED: Readonly<Record<string, string>> = { resource: 'resource', instrumentation_scope: 'scope', scope: 'scope' };
+
+/**
+ * `name`'s context over `table`. `others`: further contexts its paths may name (a span event's
+ * `span.`). Paths that name no context and are not the context's own stand as they are (`project`).
+ */
+export function tableContext<C>(name: string, table: PathTable<C>, others: readonly string[] = []): OttlContext<C> {
+  const prefixes: Record<string, string> = { ...NAMED, [name]: name };
+  for (const other of others) prefixes[other] = other;
+  const own = `${name}.`;
+  return {
+    name,
+    paths: [...new Set([...Object.keys(table.plain), ...Object.keys(table.keyed)])].map((p) => (p.startsWith(own) ? p.slice(own.length) : p)),
+    path(fields: readonly PathField[]): Getter<C> | undefined {
+      const first = (fields[0] as PathField).name;
+      const named = fields.length > 1 ? prefixes[first] : undefined;
+      const rest = named === undefined ? fields : fields.slice(1);
+      const joined = rest.map((f) => f.name).join('.');
+      const qualified = named !== undefined ? `${named}.${joined}` : `${own}${joined}` in table.plain || `${own}${joined}` in table.keyed ? `${own}${joined}` : joined;
+      // Keys are read on the last field only (attributes["a"]["b"]).
+      const early = fields.slice(0, -1).find((f) => f.keys.length > 0);
+      if (early !== undefined) throw new OttlError(early.column, `${pathText(fields)}: only the last field of a path takes keys`);
+      const keys: Key[] = (fields[fields.length - 1] as PathField).keys;
+      const plain = Object.hasOwn(table.plain, qualified) ? table.plain[qualified] : undefined;
+      const keyed = Object.hasOwn(table.keyed, qualified) ? table.keyed[qualified] : undefined;
+      if (keys.length === 0) return plain ?? keyed;
+      if (keyed !== undefined) return (c: C): AnyValue => indexed(keyed(c), keys);
+      if (plain !== undefined) throw new OttlError((keys[0] as Key).column, `${pathText(fields)}: ${joined} takes no keys`);
+      return undefined;
+    },
+  };
+}
