@@ -10,6 +10,7 @@ import { batchProcessorFactory } from './processors/batch/factory.js';
 import { filterProcessorFactory } from './processors/filter/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
+import { transformProcessorFactory } from './processors/transform/factory.js';
 import { apiKeyAuthExtensionFactory } from './extensions/apikeyauth/factory.js';
 import { fileStorageExtensionFactory } from './extensions/file_storage/factory.js';
 import { healthCheckExtensionFactory } from './extensions/health_check/factory.js';
@@ -27,6 +28,7 @@ export function builtinRegistry(): Registry {
     filterProcessorFactory,
     memoryLimiterProcessorFactory,
     spanProcessorFactory,
+    transformProcessorFactory,
     debugExporterFactory,
     lokiExporterFactory,
     nopExporterFactory,

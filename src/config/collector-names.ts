@@ -18,7 +18,6 @@ const COLLECTOR_ONLY: Record<Kind, Readonly<Record<string, string>>> = {
   processor: {
     attributes: `${NOT_YET}; remove it to run the rest of the pipeline`,
     resource: `${NOT_YET}; remove it to run the rest of the pipeline`,
-    transform: `${NOT_YET}; remove it to run the rest of the pipeline`,
     probabilistic_sampler: `${NOT_YET}; remove it to run the rest of the pipeline`,
     tail_sampling: `${NOT_YET}; remove it to run the rest of the pipeline`,
     redaction: `${NOT_YET}; remove it to run the rest of the pipeline`,

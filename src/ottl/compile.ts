@@ -3,15 +3,18 @@
 // loaded; evaluating a condition on a row is then calls of closures, with no lookup by name.
 import { isAttributes, newAttributes, type AnyValue } from '../model/anyvalue.js';
 import { hint } from '../config/suggest.js';
-import type { Argument, Call, Condition, Key, PathField, Value } from './ast.js';
+import type { Argument, Call, Condition, Key, PathField, Statement, Value } from './ast.js';
+import { EDITORS, EditorSettingsError, type Action } from './editors.js';
 import { ENUMS } from './enums.js';
 import { OttlError, OttlRuntimeError } from './errors.js';
-import { CONVERTERS, type Bound, type Getter as AnyGetter } from './functions.js';
+import { CONVERTERS, type Bound, type Getter as AnyGetter, type Param, type PathArgument } from './functions.js';
 import { UnsafeRegexError } from './regex.js';
 import { compareValues, mathValues, typeName } from './values.js';
 
 export type Getter<C> = (ctx: C) => AnyValue;
 export type Predicate<C> = (ctx: C) => boolean;
+/** Writes a path's value; a value of a type the path cannot hold is ignored, as the Collector's setters ignore it. */
+export type Setter<C> = (ctx: C, value: AnyValue) => void;
 
 /** What a context (log, span, ...) offers: its paths. */
 export interface OttlContext<C> {
@@ -21,6 +24,8 @@ export interface OttlContext<C> {
   path(fields: readonly PathField[]): Getter<C> | undefined;
   /** Its paths as written, for "did you mean". */
   paths: readonly string[];
+  /** A setter for the path; undefined for a path that cannot be set (or that it does not have). Contexts for conditions only have none. */
+  setter?(fields: readonly PathField[]): Setter<C> | undefined;
 }
 
 /** The value of `keys` applied one after another to `value`: a map by a string, a slice by an index; nil when absent. */
@@ -112,9 +117,23 @@ class Compiler<C> {
   private converter(call: Call): Getter<C> {
     const converter = CONVERTERS[call.name];
     if (converter === undefined) {
-      throw new OttlError(call.column, `${call.name} is not a converter otelgate has.${hint(call.name, Object.keys(CONVERTERS), 'converters')}`);
+      const editor = Object.hasOwn(EDITORS, call.name) ? ` ${call.name} is an editor: it starts a statement, it gives no value.` : '';
+      throw new OttlError(call.column, `${call.name} is not a converter otelgate has.${editor || hint(call.name, Object.keys(CONVERTERS), 'converters')}`);
     }
-    const { params } = converter;
+    let getter: Getter<C>;
+    try {
+      getter = converter.bind(this.arguments(call, converter.params)) as Getter<C>;
+    } catch (error) {
+      if (error instanceof UnsafeRegexError) throw new OttlError(call.column, `${call.name}: ${error.message}`);
+      throw error;
+    }
+    if (call.keys.length === 0) return getter;
+    const keys = call.keys;
+    return (ctx) => indexed(getter(ctx), keys);
+  }
+
+  /** `call`'s arguments bound to `params`: by position, then by name. */
+  arguments(call: Call, params: readonly Param[]): Bound[] {
     const given: (Argument | undefined)[] = new Array<Argument | undefined>(params.length).fill(undefined);
     call.args.forEach((arg, i) => {
       if (arg.name === undefined && call.args.slice(0, i).some((earlier) => earlier.name !== undefined)) {
@@ -126,33 +145,57 @@ class Compiler<C> {
       if (given[at] !== undefined) throw new OttlError(arg.column, `${call.name}'s ${params[at]?.name} is given twice`);
       given[at] = arg;
     });
-    const bound: Bound[] = params.map((param, i) => {
+    return params.map((param, i) => {
       const arg = given[i];
       if (arg === undefined) {
         if (param.optional === true) return undefined;
         throw new OttlError(call.column, `${call.name} needs its ${param.name} (it takes ${params.map((p) => p.name).join(', ')})`);
       }
+      const value = arg.value;
       switch (param.kind) {
         case 'value':
-          return this.value(arg.value) as AnyGetter;
+          return this.value(value) as AnyGetter;
+        case 'path': {
+          if (value.kind !== 'path') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be a path, such as attributes["k"]`);
+          const set = this.context.setter?.(value.fields);
+          if (set === undefined) throw new OttlError(arg.column, `${pathText(value.fields)} cannot be set in the ${this.context.name} context${this.context.path(value.fields) === undefined ? ': it is not one of its paths' : ''}`);
+          return { get: this.value(value) as AnyGetter, set: set as PathArgument['set'] };
+        }
         case 'literal string':
-          if (arg.value.kind !== 'string') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be a string written in the statement`);
-          return arg.value.value;
+          if (value.kind !== 'string') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be a string written in the statement`);
+          return value.value;
+        case 'literal int':
+          if (value.kind !== 'int') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be an integer written in the statement`);
+          return value.value;
         case 'list of values':
-          if (arg.value.kind !== 'list') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be a list written in the statement, as [a, b]`);
-          return arg.value.values.map((v) => this.value(v) as AnyGetter);
+          if (value.kind !== 'list') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be a list written in the statement, as [a, b]`);
+          return value.values.map((v) => this.value(v) as AnyGetter);
+        case 'list of strings':
+          if (value.kind !== 'list' || value.values.some((v) => v.kind !== 'string')) throw new OttlError(arg.column, `${call.name}'s ${param.name} must be a list of strings written in the statement, as ["a", "b"]`);
+          return value.values.map((v) => (v as { value: string }).value);
       }
     });
-    let getter: Getter<C>;
+  }
+
+  statement(node: Statement): Action<C> {
+    const { editor: call, where } = node;
+    const editor = Object.hasOwn(EDITORS, call.name) ? EDITORS[call.name] : undefined;
+    if (editor === undefined) {
+      const converter = Object.hasOwn(CONVERTERS, call.name) ? ` ${call.name} is a converter: it gives a value to an editor, such as set(attributes["k"], ${call.name}(...)).` : '';
+      throw new OttlError(call.column, `${call.name} is not an editor otelgate has.${converter || hint(call.name, Object.keys(EDITORS), 'editors')}`);
+    }
+    let action: Action<C>;
     try {
-      getter = converter.bind(bound) as Getter<C>;
+      action = editor.bind(this.arguments(call, editor.params)) as Action<C>;
     } catch (error) {
-      if (error instanceof UnsafeRegexError) throw new OttlError(call.column, `${call.name}: ${error.message}`);
+      if (error instanceof UnsafeRegexError || error instanceof EditorSettingsError) throw new OttlError(call.column, `${call.name}: ${error.message}`);
       throw error;
     }
-    if (call.keys.length === 0) return getter;
-    const keys = call.keys;
-    return (ctx) => indexed(getter(ctx), keys);
+    if (where === undefined) return action;
+    const when = this.condition(where);
+    return (ctx) => {
+      if (when(ctx)) action(ctx);
+    };
   }
 
   condition(node: Condition): Predicate<C> {
@@ -200,4 +243,8 @@ export function compileCondition<C>(node: Condition, context: OttlContext<C>): P
 
 export function compileValue<C>(node: Value, context: OttlContext<C>): Getter<C> {
   return new Compiler(context).value(node);
+}
+
+export function compileStatement<C>(node: Statement, context: OttlContext<C>): Action<C> {
+  return new Compiler(context).statement(node);
 }

@@ -10,8 +10,17 @@ import { stringLike, typeName } from './values.js';
 /** How a value is had from the thing being evaluated; the context type does not matter to a converter. */
 export type Getter = (ctx: never) => AnyValue;
 
-/** A parameter: any value from the row; a string written in the statement; or a list of values written in the statement. */
-export type ParamKind = 'value' | 'literal string' | 'list of values';
+/**
+ * A parameter: any value from the row; a path the function reads and sets; a string or an integer
+ * written in the statement; a list of values, or of strings, written in the statement.
+ */
+export type ParamKind = 'value' | 'path' | 'literal string' | 'literal int' | 'list of values' | 'list of strings';
+
+/** A path argument: read and set. */
+export interface PathArgument {
+  get: Getter;
+  set: (ctx: never, value: AnyValue) => void;
+}
 
 export interface Param {
   name: string;
@@ -19,8 +28,8 @@ export interface Param {
   optional?: boolean;
 }
 
-/** An argument as bound: a getter, the literal, or the getters of a literal list; undefined when an optional one is not given. */
-export type Bound = Getter | string | Getter[] | undefined;
+/** An argument as bound, by its kind; undefined when an optional one is not given. */
+export type Bound = Getter | PathArgument | string | bigint | Getter[] | string[] | undefined;
 
 export interface Converter {
   params: Param[];

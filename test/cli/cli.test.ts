@@ -55,6 +55,7 @@ describe('otelgate CLI', () => {
       ['filter', { logs: 'Alpha', traces: 'Alpha' }],
       ['memory_limiter', all('Beta')],
       ['span', { traces: 'Alpha' }],
+      ['transform', { logs: 'Alpha', traces: 'Alpha' }],
     ]);
     expect(summary('exporters')).toEqual([
       ['debug', all('Development')],

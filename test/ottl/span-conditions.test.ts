@@ -37,7 +37,7 @@ describe('OTTL conditions on a span', () => {
     ['project == "shop"', true],
     ['IsMatch(name, "^POST ") and attributes["http.response.status_code"] >= 200', true],
   ] as const)('%s is %s', (text, expected) => {
-    expect(compileCondition(parseCondition(text), spanContext)({ span: SPAN, project: 'shop' })).toBe(expected);
+    expect(compileCondition(parseCondition(text), spanContext)({ row: SPAN, project: 'shop' })).toBe(expected);
   });
 });
 
@@ -52,7 +52,7 @@ describe('OTTL conditions on a span event', () => {
     ['resource.attributes["service.name"] == "checkout"', true],
     ['dropped_attributes_count == 0', true],
   ] as const)('%s is %s', (text, expected) => {
-    expect(compileCondition(parseCondition(text), spanEventContext)({ span: SPAN, event: EVENT, project: 'shop' })).toBe(expected);
+    expect(compileCondition(parseCondition(text), spanEventContext)({ row: SPAN, event: EVENT, project: 'shop' })).toBe(expected);
   });
 
   it('has no span paths without their span. prefix', () => {

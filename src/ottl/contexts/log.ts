@@ -36,10 +36,10 @@ const LOG: PathTable<LogContext> = {
   },
 };
 
-export const logContext = tableContext<LogContext>(
-  'log',
-  mergedPaths(
-    LOG,
-    resourceAndScopePaths((c) => c.row.resource, (c) => c.row.scope),
-  ),
+/** Every path a log record's context reads. */
+export const logPaths: PathTable<LogContext> = mergedPaths(
+  LOG,
+  resourceAndScopePaths((c) => c.row.resource, (c) => c.row.scope),
 );
+
+export const logContext = tableContext<LogContext>('log', logPaths);

@@ -8,7 +8,7 @@ import { idBytes, SPAN_ID_ZERO, TRACE_ID_ZERO } from './ids.js';
 import { mergedPaths, resourceAndScopePaths, tableContext, type PathTable } from './table.js';
 
 export interface SpanContext {
-  readonly span: SpanRow;
+  readonly row: SpanRow;
   readonly project: string;
 }
 
@@ -30,39 +30,42 @@ function traceStateEntries(state: string): Attributes {
 }
 
 /** The span paths, under `span.`, of whatever context holds a span. */
-function spanPaths<C extends SpanContext>(): PathTable<C> {
+function spanFieldPaths<C extends SpanContext>(): PathTable<C> {
   return {
     plain: {
       project: (c) => c.project,
-      'span.trace_id': (c) => idBytes(c.span.traceId, TRACE_ID_ZERO),
-      'span.trace_id.string': (c) => c.span.traceId,
-      'span.span_id': (c) => idBytes(c.span.spanId, SPAN_ID_ZERO),
-      'span.span_id.string': (c) => c.span.spanId,
-      'span.parent_span_id': (c) => idBytes(c.span.parentSpanId, SPAN_ID_ZERO),
-      'span.parent_span_id.string': (c) => c.span.parentSpanId,
-      'span.trace_state': (c) => c.span.traceState,
-      'span.name': (c) => c.span.name,
-      'span.kind': (c) => BigInt(c.span.kind),
-      'span.kind.string': (c) => KIND_NAMES[c.span.kind] ?? String(c.span.kind),
-      'span.start_time_unix_nano': (c) => c.span.startTimeUnixNano,
-      'span.end_time_unix_nano': (c) => c.span.endTimeUnixNano,
-      'span.flags': (c) => BigInt(c.span.flags),
-      'span.dropped_attributes_count': (c) => BigInt(c.span.droppedAttributesCount),
-      'span.dropped_events_count': (c) => BigInt(c.span.droppedEventsCount),
-      'span.dropped_links_count': (c) => BigInt(c.span.droppedLinksCount),
-      'span.status.code': (c) => BigInt(c.span.statusCode),
-      'span.status.message': (c) => c.span.statusMessage,
+      'span.trace_id': (c) => idBytes(c.row.traceId, TRACE_ID_ZERO),
+      'span.trace_id.string': (c) => c.row.traceId,
+      'span.span_id': (c) => idBytes(c.row.spanId, SPAN_ID_ZERO),
+      'span.span_id.string': (c) => c.row.spanId,
+      'span.parent_span_id': (c) => idBytes(c.row.parentSpanId, SPAN_ID_ZERO),
+      'span.parent_span_id.string': (c) => c.row.parentSpanId,
+      'span.trace_state': (c) => c.row.traceState,
+      'span.name': (c) => c.row.name,
+      'span.kind': (c) => BigInt(c.row.kind),
+      'span.kind.string': (c) => KIND_NAMES[c.row.kind] ?? String(c.row.kind),
+      'span.start_time_unix_nano': (c) => c.row.startTimeUnixNano,
+      'span.end_time_unix_nano': (c) => c.row.endTimeUnixNano,
+      'span.flags': (c) => BigInt(c.row.flags),
+      'span.dropped_attributes_count': (c) => BigInt(c.row.droppedAttributesCount),
+      'span.dropped_events_count': (c) => BigInt(c.row.droppedEventsCount),
+      'span.dropped_links_count': (c) => BigInt(c.row.droppedLinksCount),
+      'span.status.code': (c) => BigInt(c.row.statusCode),
+      'span.status.message': (c) => c.row.statusMessage,
     } satisfies Record<string, Getter<C>>,
     keyed: {
-      'span.attributes': (c) => c.span.attributes,
-      'span.trace_state': (c) => traceStateEntries(c.span.traceState),
+      'span.attributes': (c) => c.row.attributes,
+      'span.trace_state': (c) => traceStateEntries(c.row.traceState),
     },
   };
 }
 
-const scoped = <C extends SpanContext>(): PathTable<C> => resourceAndScopePaths<C>((c) => c.span.resource, (c) => c.span.scope);
+const scoped = <C extends SpanContext>(): PathTable<C> => resourceAndScopePaths<C>((c) => c.row.resource, (c) => c.row.scope);
 
-export const spanContext = tableContext<SpanContext>('span', mergedPaths(spanPaths(), scoped()));
+/** Every path a span's context reads. */
+export const spanPaths: PathTable<SpanContext> = mergedPaths(spanFieldPaths(), scoped());
+
+export const spanContext = tableContext<SpanContext>('span', spanPaths);
 
 const EVENT: PathTable<SpanEventContext> = {
   plain: {
@@ -73,4 +76,4 @@ const EVENT: PathTable<SpanEventContext> = {
   keyed: { 'spanevent.attributes': (c) => c.event.attributes },
 };
 
-export const spanEventContext = tableContext<SpanEventContext>('spanevent', mergedPaths(EVENT, spanPaths(), scoped()), ['span']);
+export const spanEventContext = tableContext<SpanEventContext>('spanevent', mergedPaths(EVENT, spanFieldPaths(), scoped()), ['span']);

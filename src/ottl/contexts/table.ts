@@ -5,7 +5,9 @@
 import type { Resource, Scope } from '../../model/resource.js';
 import type { AnyValue } from '../../model/anyvalue.js';
 import type { Key, PathField } from '../ast.js';
-import { indexed, pathText, type Getter, type OttlContext } from '../compile.js';
+import { indexed, pathText, type Getter, type OttlContext, type Setter } from '../compile.js';
+import { isAttributes } from '../../model/anyvalue.js';
+import { draftResource, draftScope, setIn, type Drafting } from './draft.js';
 import { OttlError } from '../errors.js';
 
 export interface PathTable<C> {
@@ -13,6 +15,8 @@ export interface PathTable<C> {
   plain: Readonly<Record<string, Getter<C>>>;
   /** Paths that take keys (["k"], [0]): a map or a list. A path in both reads the plain one without keys. */
   keyed: Readonly<Record<string, Getter<C>>>;
+  /** Setters by the same names: of a plain path, or of a keyed one's whole value (a key is set in a copy of it). */
+  set?: Readonly<Record<string, Setter<C>>>;
 }
 
 /** The paths of a row's resource and scope, under `resource.` and `scope.`. */
@@ -33,9 +37,41 @@ export function resourceAndScopePaths<C>(resource: (c: C) => Resource, scope: (c
   };
 }
 
+/** Setters of the resource's and scope's paths, for rows being transformed (the batch's one new resource or scope per original). */
+export function resourceAndScopeSetters<R extends { readonly resource: Resource; readonly scope: Scope }>(): Record<string, Setter<Drafting<R>>> {
+  return {
+    'resource.attributes': (c, v) => {
+      if (v !== null && isAttributes(v)) draftResource(c).attributes = v;
+    },
+    'resource.dropped_attributes_count': (c, v) => {
+      if (typeof v === 'bigint') draftResource(c).droppedAttributesCount = Number(v);
+    },
+    'scope.attributes': (c, v) => {
+      if (v !== null && isAttributes(v)) draftScope(c).attributes = v;
+    },
+    'scope.name': (c, v) => {
+      if (typeof v === 'string') draftScope(c).name = v;
+    },
+    'scope.version': (c, v) => {
+      if (typeof v === 'string') draftScope(c).version = v;
+    },
+    'scope.dropped_attributes_count': (c, v) => {
+      if (typeof v === 'bigint') draftScope(c).droppedAttributesCount = Number(v);
+    },
+  };
+}
+
+/** The part of `table` whose qualified names start with one of `prefixes` (a resource context's paths of a row's table). */
+export function pathsUnder<C>(table: PathTable<C>, prefixes: readonly string[]): PathTable<C> {
+  const keep = <T>(record: Readonly<Record<string, T>> | undefined): Record<string, T> =>
+    Object.fromEntries(Object.entries(record ?? {}).filter(([name]) => name === 'project' || prefixes.some((p) => name.startsWith(`${p}.`))));
+  return { plain: keep(table.plain), keyed: keep(table.keyed), set: keep(table.set) };
+}
+
 export const mergedPaths = <C>(...tables: PathTable<C>[]): PathTable<C> => ({
   plain: Object.assign({}, ...tables.map((t) => t.plain)) as Record<string, Getter<C>>,
   keyed: Object.assign({}, ...tables.map((t) => t.keyed)) as Record<string, Getter<C>>,
+  set: Object.assign({}, ...tables.map((t) => t.set ?? {})) as Record<string, Setter<C>>,
 });
 
 /** The context names a path may start with, as written, and the prefix each stands for; the context's own is added. */
@@ -49,25 +85,37 @@ export function tableContext<C>(name: string, table: PathTable<C>, others: reado
   const prefixes: Record<string, string> = { ...NAMED, [name]: name };
   for (const other of others) prefixes[other] = other;
   const own = `${name}.`;
+  /** The path's qualified name and keys; throws for keys anywhere but on the last field. */
+  const resolve = (fields: readonly PathField[]): { qualified: string; joined: string; keys: Key[] } => {
+    const first = (fields[0] as PathField).name;
+    const named = fields.length > 1 ? prefixes[first] : undefined;
+    const rest = named === undefined ? fields : fields.slice(1);
+    const joined = rest.map((f) => f.name).join('.');
+    const qualified = named !== undefined ? `${named}.${joined}` : `${own}${joined}` in table.plain || `${own}${joined}` in table.keyed ? `${own}${joined}` : joined;
+    // Keys are read on the last field only (attributes["a"]["b"]).
+    const early = fields.slice(0, -1).find((f) => f.keys.length > 0);
+    if (early !== undefined) throw new OttlError(early.column, `${pathText(fields)}: only the last field of a path takes keys`);
+    return { qualified, joined, keys: (fields[fields.length - 1] as PathField).keys };
+  };
   return {
     name,
     paths: [...new Set([...Object.keys(table.plain), ...Object.keys(table.keyed)])].map((p) => (p.startsWith(own) ? p.slice(own.length) : p)),
     path(fields: readonly PathField[]): Getter<C> | undefined {
-      const first = (fields[0] as PathField).name;
-      const named = fields.length > 1 ? prefixes[first] : undefined;
-      const rest = named === undefined ? fields : fields.slice(1);
-      const joined = rest.map((f) => f.name).join('.');
-      const qualified = named !== undefined ? `${named}.${joined}` : `${own}${joined}` in table.plain || `${own}${joined}` in table.keyed ? `${own}${joined}` : joined;
-      // Keys are read on the last field only (attributes["a"]["b"]).
-      const early = fields.slice(0, -1).find((f) => f.keys.length > 0);
-      if (early !== undefined) throw new OttlError(early.column, `${pathText(fields)}: only the last field of a path takes keys`);
-      const keys: Key[] = (fields[fields.length - 1] as PathField).keys;
+      const { qualified, joined, keys } = resolve(fields);
       const plain = Object.hasOwn(table.plain, qualified) ? table.plain[qualified] : undefined;
       const keyed = Object.hasOwn(table.keyed, qualified) ? table.keyed[qualified] : undefined;
       if (keys.length === 0) return plain ?? keyed;
       if (keyed !== undefined) return (c: C): AnyValue => indexed(keyed(c), keys);
       if (plain !== undefined) throw new OttlError((keys[0] as Key).column, `${pathText(fields)}: ${joined} takes no keys`);
       return undefined;
+    },
+    setter(fields: readonly PathField[]): Setter<C> | undefined {
+      const { qualified, keys } = resolve(fields);
+      const set = table.set !== undefined && Object.hasOwn(table.set, qualified) ? table.set[qualified] : undefined;
+      if (set === undefined || keys.length === 0) return set;
+      const whole = Object.hasOwn(table.keyed, qualified) ? table.keyed[qualified] : undefined;
+      if (whole === undefined) return undefined;
+      return (c, value) => set(c, setIn(whole(c), keys, value));
     },
   };
 }

@@ -81,10 +81,10 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
 
     function spans(rows: readonly SpanRow[], project: string): readonly SpanRow[] {
       if (span.length === 0 && spanEvent.length === 0) return rows;
-      const c: { span: SpanRow; event: SpanEvent | undefined; project: string } = { span: rows[0] as SpanRow, event: undefined, project };
+      const c: { row: SpanRow; event: SpanEvent | undefined; project: string } = { row: rows[0] as SpanRow, event: undefined, project };
       let dropped = 0;
       const kept = keepRows(rows, (row) => {
-        c.span = row;
+        c.row = row;
         if (span.length > 0 && matchesAny(span, c, 'a span')) {
           dropped++;
           return undefined;

@@ -1,0 +1,97 @@
+// What statements may set in the log and span contexts (the Collector's settable paths), and the
+// contexts that statements run in: the row's own, and a resource's or scope's, which read and set
+// the row's resource or scope under their own names (`attributes` is the resource's there).
+import { isAttributes, type AnyValue } from '../../model/anyvalue.js';
+import type { LogRow } from '../../model/logs.js';
+import type { SpanRow } from '../../model/traces.js';
+import type { OttlContext, Setter } from '../compile.js';
+import { OttlRuntimeError } from '../errors.js';
+import { draft, type Drafting } from './draft.js';
+import { logPaths } from './log.js';
+import { spanPaths } from './span.js';
+import { mergedPaths, pathsUnder, resourceAndScopeSetters, tableContext, type PathTable } from './table.js';
+
+export type LogDraft = Drafting<LogRow>;
+export type SpanDraft = Drafting<SpanRow>;
+
+type Fields<R> = { -readonly [K in keyof R]: R[K] };
+
+const ofType =
+  <R extends LogRow | SpanRow, K extends keyof R>(field: K, convert: (v: AnyValue) => R[K] | undefined): Setter<Drafting<R>> =>
+  (c, v) => {
+    const value = convert(v);
+    if (value !== undefined) (draft(c) as Fields<R>)[field] = value;
+  };
+
+const text = (v: AnyValue): string | undefined => (typeof v === 'string' ? v : undefined);
+const int = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(v) : undefined);
+const nanos = (v: AnyValue): bigint | undefined => (typeof v === 'bigint' ? v : undefined);
+
+/** An id from bytes of its size, or from hex text of twice as many characters. */
+function id(bytes: number): (v: AnyValue) => string | undefined {
+  return (v) => {
+    if (v instanceof Uint8Array) return v.length === bytes ? (v.every((b) => b === 0) ? '' : Buffer.from(v).toString('hex')) : undefined;
+    if (typeof v !== 'string') return undefined;
+    if (v === '') return '';
+    if (v.length !== bytes * 2 || !/^[0-9a-fA-F]+$/.test(v)) throw new OttlRuntimeError(`${JSON.stringify(v)} is not an id of ${bytes} bytes in hex`);
+    return v.toLowerCase();
+  };
+}
+
+const LOG_SETTERS: Record<string, Setter<LogDraft>> = {
+  'log.attributes': (c, v) => {
+    if (v !== null && isAttributes(v)) draft(c).attributes = v;
+  },
+  'log.body': (c, v) => {
+    draft(c).body = v;
+  },
+  'log.severity_number': ofType('severityNumber', int),
+  'log.severity_text': ofType('severityText', text),
+  'log.time_unix_nano': ofType('timeUnixNano', nanos),
+  'log.observed_time_unix_nano': ofType('observedTimeUnixNano', nanos),
+  'log.flags': ofType('flags', int),
+  'log.dropped_attributes_count': ofType('droppedAttributesCount', int),
+  'log.event_name': ofType('eventName', text),
+  'log.trace_id': ofType('traceId', id(16)),
+  'log.trace_id.string': ofType('traceId', id(16)),
+  'log.span_id': ofType('spanId', id(8)),
+  'log.span_id.string': ofType('spanId', id(8)),
+};
+
+const SPAN_SETTERS: Record<string, Setter<SpanDraft>> = {
+  'span.attributes': (c, v) => {
+    if (v !== null && isAttributes(v)) draft(c).attributes = v;
+  },
+  'span.name': ofType('name', text),
+  'span.kind': ofType('kind', int),
+  'span.trace_state': ofType('traceState', text),
+  'span.start_time_unix_nano': ofType('startTimeUnixNano', nanos),
+  'span.end_time_unix_nano': ofType('endTimeUnixNano', nanos),
+  'span.flags': ofType('flags', int),
+  'span.dropped_attributes_count': ofType('droppedAttributesCount', int),
+  'span.dropped_events_count': ofType('droppedEventsCount', int),
+  'span.dropped_links_count': ofType('droppedLinksCount', int),
+  'span.status.code': ofType('statusCode', int),
+  'span.status.message': ofType('statusMessage', text),
+  'span.trace_id': ofType('traceId', id(16)),
+  'span.trace_id.string': ofType('traceId', id(16)),
+  'span.span_id': ofType('spanId', id(8)),
+  'span.span_id.string': ofType('spanId', id(8)),
+  'span.parent_span_id': ofType('parentSpanId', id(8)),
+  'span.parent_span_id.string': ofType('parentSpanId', id(8)),
+};
+
+/** The contexts statements of one signal run in, by the names a transform config gives them. */
+export type StatementContexts<C> = Readonly<Record<string, OttlContext<C>>>;
+
+function contextsOf<C>(row: string, table: PathTable<C>): StatementContexts<C> {
+  return {
+    [row]: tableContext(row, table),
+    resource: tableContext('resource', pathsUnder(table, ['resource'])),
+    scope: tableContext('scope', pathsUnder(table, ['resource', 'scope'])),
+  };
+}
+
+export const logStatementContexts: StatementContexts<LogDraft> = contextsOf('log', { ...mergedPaths<LogDraft>(logPaths, { plain: {}, keyed: {} }), set: { ...LOG_SETTERS, ...resourceAndScopeSetters<LogRow>() } });
+
+export const spanStatementContexts: StatementContexts<SpanDraft> = contextsOf('span', { ...mergedPaths<SpanDraft>(spanPaths, { plain: {}, keyed: {} }), set: { ...SPAN_SETTERS, ...resourceAndScopeSetters<SpanRow>() } });

@@ -1,0 +1,234 @@
+// OTTL's editors otelgate has, by the Collector's names, parameters and behaviour
+// (pkg/ottl/ottlfuncs): each is bound once, when its statement is compiled, to a closure that
+// changes the row being transformed through a path's setter. Maps and lists are never changed in
+// place: a new one is set.
+import { isAttributes, newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
+import { OttlRuntimeError } from './errors.js';
+import type { Bound, Param, PathArgument, Getter } from './functions.js';
+import { safeRegex } from './regex.js';
+import { typeName } from './values.js';
+
+export type Action<C> = (ctx: C) => void;
+
+/** An argument written in the statement that the editor cannot take (a negative limit, an unknown mode). */
+export class EditorSettingsError extends Error {}
+
+export interface Editor {
+  params: Param[];
+  bind(args: Bound[]): Action<never>;
+}
+
+const path = (arg: Bound): PathArgument => arg as PathArgument;
+
+/** The map at `target`, or an error naming what is there instead. */
+function mapAt(target: PathArgument, ctx: never, editor: string): Attributes {
+  const value = target.get(ctx);
+  if (value === null || !isAttributes(value)) throw new OttlRuntimeError(`${editor}: expected a map but got ${typeName(value)}`);
+  return value;
+}
+
+/** A map of the entries of `map` that `keep` keeps, or `map` itself when it keeps them all. */
+function filtered(map: Attributes, keep: (key: string) => boolean): Attributes {
+  const keys = Object.keys(map);
+  if (keys.every(keep)) return map;
+  const out = newAttributes();
+  for (const key of keys) if (keep(key)) out[key] = map[key] as AnyValue;
+  return out;
+}
+
+/**
+ * A Go regexp replacement template ($1, ${1}, $name, ${name}, $$) as a function of a match: Go
+ * reads `$name` as the longest run of letters, digits and _, and a group that is not there as ''.
+ */
+function expander(template: string): (groups: readonly (string | undefined)[], named: Record<string, string | undefined> | undefined) => string {
+  const parts: (string | { group: string })[] = [];
+  const pattern = /\$(?:\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g;
+  let at = 0;
+  for (let m = pattern.exec(template); m !== null; m = pattern.exec(template)) {
+    parts.push(template.slice(at, m.index));
+    parts.push(m[0] === '$$' ? '$' : { group: (m[1] ?? m[2]) as string });
+    at = m.index + m[0].length;
+  }
+  parts.push(template.slice(at));
+  return (groups, named) =>
+    parts.map((part) => (typeof part === 'string' ? part : /^\d+$/.test(part.group) ? (groups[Number(part.group)] ?? '') : (named?.[part.group] ?? ''))).join('');
+}
+
+/** `text` with every match of `regex` (global) replaced as Go's ReplaceAllString does with `template`. */
+function replaceAll(text: string, regex: RegExp, template: string): string {
+  const expand = expander(template);
+  return text.replace(regex, (...args: unknown[]) => {
+    const named = typeof args[args.length - 1] === 'object' ? (args[args.length - 1] as Record<string, string | undefined>) : undefined;
+    const groups = args.slice(0, named === undefined ? -2 : -3) as (string | undefined)[];
+    return expand(groups, named);
+  });
+}
+
+function replacementOf(getter: Getter, ctx: never, editor: string): string {
+  const value = getter(ctx);
+  if (typeof value !== 'string') throw new OttlRuntimeError(`${editor}: the replacement must be a string, not ${typeName(value)}`);
+  return value;
+}
+
+const UNSUPPORTED_OPTIONAL = (editor: string, args: Bound[], from: number): void => {
+  if (args.slice(from).some((arg) => arg !== undefined)) throw new EditorSettingsError(`the function and replacementFormat arguments of ${editor} are not supported in otelgate yet`);
+};
+
+/** Go's byte-length truncation of a string, at a character boundary rather than inside one. */
+function truncated(text: string, limit: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= limit) return text;
+  let end = limit;
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+export const EDITORS: Readonly<Record<string, Editor>> = {
+  set: {
+    params: [
+      { name: 'target', kind: 'path' },
+      { name: 'value', kind: 'value' },
+    ],
+    bind([target, value]) {
+      const get = value as Getter;
+      return (ctx) => {
+        const v = get(ctx);
+        // As the Collector: no path takes nil, so setting nil changes nothing.
+        if (v !== null) path(target).set(ctx, v);
+      };
+    },
+  },
+  delete_key: {
+    params: [
+      { name: 'target', kind: 'path' },
+      { name: 'key', kind: 'literal string' },
+    ],
+    bind([target, key]) {
+      return (ctx) => {
+        const map = mapAt(path(target), ctx, 'delete_key');
+        if (Object.hasOwn(map, key as string)) path(target).set(ctx, filtered(map, (k) => k !== key));
+      };
+    },
+  },
+  delete_matching_keys: {
+    params: [
+      { name: 'target', kind: 'path' },
+      { name: 'pattern', kind: 'literal string' },
+    ],
+    bind([target, pattern]) {
+      const regex = safeRegex(pattern as string);
+      return (ctx) => {
+        const map = mapAt(path(target), ctx, 'delete_matching_keys');
+        const kept = filtered(map, (k) => !regex.test(k));
+        if (kept !== map) path(target).set(ctx, kept);
+      };
+    },
+  },
+  keep_keys: {
+    params: [
+      { name: 'target', kind: 'path' },
+      { name: 'keys', kind: 'list of strings' },
+    ],
+    bind([target, keys]) {
+      const keep = new Set(keys as string[]);
+      return (ctx) => {
+        const map = mapAt(path(target), ctx, 'keep_keys');
+        const kept = filtered(map, (k) => keep.has(k));
+        if (kept !== map) path(target).set(ctx, kept);
+      };
+    },
+  },
+  keep_matching_keys: {
+    params: [
+      { name: 'target', kind: 'path' },
+      { name: 'pattern', kind: 'literal string' },
+    ],
+    bind([target, pattern]) {
+      const regex = safeRegex(pattern as string);
+      return (ctx) => {
+        const map = mapAt(path(target), ctx, 'keep_matching_keys');
+        const kept = filtered(map, (k) => regex.test(k));
+        if (kept !== map) path(target).set(ctx, kept);
+      };
+    },
+  },
+  replace_pattern: {
+    params: [
+      { name: 'target', kind: 'path' },
+      { name: 'regex', kind: 'literal string' },
+      { name: 'replacement', kind: 'value' },
+      { name: 'function', kind: 'value', optional: true },
+      { name: 'replacementFormat', kind: 'value', optional: true },
+    ],
+    bind(args) {
+      const [target, pattern, replacement] = args;
+      UNSUPPORTED_OPTIONAL('replace_pattern', args, 3);
+      const regex = safeRegex(pattern as string, 'g');
+      return (ctx) => {
+        const value = path(target).get(ctx);
+        // As the Collector: a target that is not a string is left as it is.
+        if (typeof value !== 'string') return;
+        const replaced = replaceAll(value, regex, replacementOf(replacement as Getter, ctx, 'replace_pattern'));
+        if (replaced !== value) path(target).set(ctx, replaced);
+      };
+    },
+  },
+  replace_all_patterns: {
+    params: [
+      { name: 'target', kind: 'path' },
+      { name: 'mode', kind: 'literal string' },
+      { name: 'regex', kind: 'literal string' },
+      { name: 'replacement', kind: 'value' },
+      { name: 'function', kind: 'value', optional: true },
+      { name: 'replacementFormat', kind: 'value', optional: true },
+    ],
+    bind(args) {
+      const [target, mode, pattern, replacement] = args;
+      UNSUPPORTED_OPTIONAL('replace_all_patterns', args, 4);
+      if (mode !== 'key' && mode !== 'value') throw new EditorSettingsError(`mode must be "key" or "value", not ${JSON.stringify(mode)}`);
+      const regex = safeRegex(pattern as string, 'g');
+      return (ctx) => {
+        const map = mapAt(path(target), ctx, 'replace_all_patterns');
+        const template = replacementOf(replacement as Getter, ctx, 'replace_all_patterns');
+        let changed = false;
+        const out: MutableAttributes = newAttributes();
+        for (const key of Object.keys(map)) {
+          const value = map[key] as AnyValue;
+          if (mode === 'key') {
+            const renamed = replaceAll(key, regex, template);
+            changed ||= renamed !== key;
+            out[renamed] = value;
+          } else {
+            const replaced = typeof value === 'string' ? replaceAll(value, regex, template) : value;
+            changed ||= replaced !== value;
+            out[key] = replaced;
+          }
+        }
+        if (changed) path(target).set(ctx, out);
+      };
+    },
+  },
+  truncate_all: {
+    params: [
+      { name: 'target', kind: 'path' },
+      { name: 'limit', kind: 'literal int' },
+    ],
+    bind([target, limit]) {
+      if ((limit as bigint) < 0n) throw new EditorSettingsError(`invalid limit for truncate_all function, ${limit as bigint} cannot be negative`);
+      const bytes = Number(limit as bigint);
+      return (ctx) => {
+        const map = mapAt(path(target), ctx, 'truncate_all');
+        let out: MutableAttributes | undefined;
+        for (const key of Object.keys(map)) {
+          const value = map[key] as AnyValue;
+          if (typeof value !== 'string') continue;
+          const cut = truncated(value, bytes);
+          if (cut === value) continue;
+          out ??= Object.assign(newAttributes(), map);
+          out[key] = cut;
+        }
+        if (out !== undefined) path(target).set(ctx, out);
+      };
+    },
+  },
+};

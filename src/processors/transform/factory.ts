@@ -1,0 +1,144 @@
+// The transform processor: runs its OTTL statements on every log record and span, as the
+// Collector's, group after group. Rows are never changed in place: a row a statement changes is a
+// new one, and a resource or scope changed is one new object for all the rows that had it, so the
+// batch another pipeline holds stays as it came.
+import { batchOf } from '../../model/batch.js';
+import type { LogRow } from '../../model/logs.js';
+import type { Resource, Scope } from '../../model/resource.js';
+import type { SpanRow } from '../../model/traces.js';
+import { draft, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
+import { ConfigError, PermanentError } from '../../errors.js';
+import type { ComponentContext, ProcessorFactory } from '../../runtime/component.js';
+import { transformSchema, validateTransform } from './config.js';
+import { compiledTransform, type CompiledGroup } from './statements.js';
+
+/** ignore's log line about statements that failed comes at most this often. */
+const ERROR_LOG_INTERVAL_MS = 60_000;
+
+type Row = LogRow | SpanRow;
+
+/** What error_mode ignore has to say: failures since the last warning, and the first of them. */
+class FailureLog {
+  private loggedAt = Number.NEGATIVE_INFINITY;
+  private unlogged = 0;
+  private first: { statement: string; message: string } | undefined;
+
+  constructor(private readonly ctx: ComponentContext) {}
+
+  failed(statement: string, message: string): void {
+    this.unlogged++;
+    this.first ??= { statement, message };
+  }
+
+  flush(): void {
+    if (this.first === undefined || Date.now() - this.loggedAt < ERROR_LOG_INTERVAL_MS) return;
+    this.loggedAt = Date.now();
+    this.ctx.logger.warn({ statement: this.first.statement, err: this.first.message, failures: this.unlogged }, 'A transform statement failed on some rows; they went on without it (error_mode: ignore)');
+    this.unlogged = 0;
+    this.first = undefined;
+  }
+}
+
+/**
+ * `groups` run on `rows`, group after group over the whole batch as the Collector runs them; the
+ * rows as they came when nothing changed. Throws a PermanentError for a failure under propagate.
+ */
+function transformed<R extends Row>(rows: readonly R[], project: string, groups: readonly CompiledGroup<Drafting<R>>[], failures: FailureLog, id: string): readonly R[] {
+  const current = rows.slice();
+  const drafted = new Array<boolean>(rows.length).fill(false);
+  const copies = newCopies();
+  const c: Drafting<R> = { row: rows[0] as R, original: rows[0] as R, drafted: false, project, copies };
+  const fail = (group: CompiledGroup<Drafting<R>>, text: string, error: unknown): void => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (group.errorMode === 'propagate') throw new PermanentError(`transform ${id}: ${JSON.stringify(text)} failed on a row: ${message}`);
+    if (group.errorMode === 'ignore') failures.failed(text, message);
+  };
+  for (const group of groups) {
+    const seen = new Set<Resource | Scope>();
+    for (let i = 0; i < rows.length; i++) {
+      const original = rows[i] as R;
+      // A resource's or scope's statements run once for each one in the batch.
+      const owner = group.context === 'resource' ? original.resource : group.context === 'scope' ? original.scope : undefined;
+      if (owner !== undefined) {
+        if (seen.has(owner)) continue;
+        seen.add(owner);
+      }
+      c.row = current[i] as R;
+      c.original = original;
+      c.drafted = drafted[i] as boolean;
+      // What an earlier row changed of this one's resource or scope.
+      const resource = copies.resources.get(original.resource);
+      if (resource !== undefined && c.row.resource !== resource) draft(c).resource = resource;
+      const scope = copies.scopes.get(original.scope);
+      if (scope !== undefined && c.row.scope !== scope) draft(c).scope = scope;
+      let applies = group.conditions.length === 0;
+      for (const condition of group.conditions) {
+        try {
+          if (condition.matches(c)) {
+            applies = true;
+            break;
+          }
+        } catch (error) {
+          fail(group, condition.text, error);
+        }
+      }
+      if (applies) {
+        for (const statement of group.statements) {
+          try {
+            statement.run(c);
+          } catch (error) {
+            fail(group, statement.text, error);
+          }
+        }
+      }
+      current[i] = c.row;
+      drafted[i] = c.drafted;
+    }
+  }
+  if (copies.resources.size === 0 && copies.scopes.size === 0 && !drafted.includes(true)) return rows;
+  // Rows done before their resource or scope changed take the new one too.
+  return current.map((row) => withCopies(row, copies));
+}
+
+function groupsOrThrow<C>(compiled: { groups: CompiledGroup<C>[] } | { problems: { path: (string | number)[]; message: string }[] }): CompiledGroup<C>[] {
+  // validate() refused these already; a processor made without it must not pass everything.
+  if ('problems' in compiled) throw new ConfigError(compiled.problems.map((p) => ({ severity: 'error', path: p.path.join('.'), message: p.message })));
+  return compiled.groups;
+}
+
+export const transformProcessorFactory: ProcessorFactory<typeof transformSchema> = {
+  kind: 'processor',
+  type: 'transform',
+  description: 'Runs OTTL statements on log records and spans (the Collector\'s transform processor).',
+  stability: { logs: 'alpha', traces: 'alpha' },
+  schema: transformSchema,
+  validate: validateTransform,
+  create(config, ctx, next) {
+    const compiled = compiledTransform(config);
+    const logs = groupsOrThrow(compiled.logs);
+    const traces = groupsOrThrow(compiled.traces);
+    const failures = new FailureLog(ctx);
+    return {
+      start: async () => {},
+      shutdown: async () => {},
+      consume(batch, consumeCtx) {
+        let out: typeof batch = batch;
+        try {
+          if (batch.signal === 'logs' && logs.length > 0 && batch.rows.length > 0) {
+            const rows = transformed(batch.rows, batch.project, logs, failures, ctx.id);
+            if (rows !== batch.rows) out = batchOf('logs', batch.project, batch.receivedUnixNano, rows);
+          } else if (batch.signal === 'traces' && traces.length > 0 && batch.rows.length > 0) {
+            const rows = transformed(batch.rows, batch.project, traces, failures, ctx.id);
+            if (rows !== batch.rows) out = batchOf('traces', batch.project, batch.receivedUnixNano, rows);
+          }
+        } catch (error) {
+          if (error instanceof PermanentError) return Promise.reject(error);
+          throw error;
+        } finally {
+          failures.flush();
+        }
+        return next.consume(out, consumeCtx);
+      },
+    };
+  },
+};

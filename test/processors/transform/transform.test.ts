@@ -1,0 +1,207 @@
+// The transform processor on batches pushed in process: each editor's effect on rows, statements
+// in order, where clauses and group conditions, resource and scope contexts (once per resource,
+// one new resource for all its rows), error_mode, context inference, that the batch that came is
+// never changed, that project cannot be set, and the settings problems with their columns.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { builtinRegistry } from '../../../src/components.js';
+import { PermanentError } from '../../../src/errors.js';
+import { batchOf, type Batch } from '../../../src/model/batch.js';
+import type { AnyValue } from '../../../src/model/anyvalue.js';
+import type { LogRow } from '../../../src/model/logs.js';
+import type { SpanRow } from '../../../src/model/traces.js';
+import { consumeContext } from '../../../src/runtime/component.js';
+import { Service } from '../../../src/runtime/service.js';
+import { captureExporter, recorder } from '../../helpers/components.js';
+import { configFrom } from '../../helpers/config.js';
+import { memoryLogger } from '../../helpers/logger.js';
+import { ROOT } from '../../helpers/cli.js';
+import { attrs, logRow, RECEIVED, resource, spanBatch } from '../../helpers/rows.js';
+
+function pipeline(settings: string) {
+  const rec = recorder();
+  const { logger, lines } = memoryLogger();
+  const service = new Service(
+    configFrom(
+      `
+receivers: {nop: }
+processors:
+  transform:
+${settings.replace(/^/gm, '    ')}
+exporters: {capture: }
+service:
+  pipelines:
+    logs: {receivers: [nop], processors: [transform], exporters: [capture]}
+    traces: {receivers: [nop], processors: [transform], exporters: [capture]}
+`,
+      builtinRegistry().register(captureExporter(rec)),
+    ),
+    logger,
+  );
+  const last = (): Batch | undefined => rec.batches.get('capture')?.at(-1);
+  const push = (batch: Batch) => service.consumer('nop', batch.signal)?.consume(batch, consumeContext());
+  return { service, lines, last, push };
+}
+
+function problems(settings: string): string[] {
+  try {
+    pipeline(settings);
+    return [];
+  } catch (error) {
+    return (error as { issues?: { path: string; message: string }[] }).issues?.map((i) => `${i.path}: ${i.message}`) ?? [String(error)];
+  }
+}
+
+/** Two rows of one resource and a third of another; attributes `a`, `b`, `secret`. */
+function logs(project = 'shop'): Batch<'logs'> {
+  const shared = resource('checkout');
+  const other = resource('billing');
+  const row = (i: number, res = shared): LogRow => ({ ...logRow(i, res), attributes: attrs({ a: `a${i}`, b: BigInt(i), secret: 'password=hunter2 token=abc' }) });
+  return batchOf('logs', project, RECEIVED, [row(0), row(1), row(2, other)]);
+}
+
+const attributesOf = (batch: Batch | undefined): Record<string, AnyValue>[] => ((batch?.rows ?? []) as LogRow[]).map((row) => ({ ...row.attributes }));
+
+async function run(settings: string, batch: Batch = logs()): Promise<{ out: Batch | undefined; batch: Batch; lines: Record<string, unknown>[] }> {
+  const { service, last, push, lines } = pipeline(settings);
+  await service.start();
+  await push(batch);
+  await service.shutdown();
+  return { out: last(), batch, lines };
+}
+
+describe('the transform processor', () => {
+  it('set, delete_key, keep_keys and replace_pattern change new rows, in order; the batch that came stays as it was', async () => {
+    const { out, batch } = await run(`log_statements:
+  - set(log.attributes["c"], Concat([log.attributes["a"], "x"], "-"))
+  - delete_key(log.attributes, "b")
+  - replace_pattern(log.attributes["secret"], "password=[^\\\\s]*", "password=***")
+  - keep_keys(log.attributes, ["a", "c", "secret"])
+  - set(log.severity_text, "WARN") where log.attributes["a"] == "a1"
+  - set(log.severity_number, SEVERITY_NUMBER_WARN) where log.severity_text == "WARN"`);
+    expect(attributesOf(out)).toEqual([
+      { a: 'a0', c: 'a0-x', secret: 'password=*** token=abc' },
+      { a: 'a1', c: 'a1-x', secret: 'password=*** token=abc' },
+      { a: 'a2', c: 'a2-x', secret: 'password=*** token=abc' },
+    ]);
+    expect((out?.rows as LogRow[]).map((r) => [r.severityText, r.severityNumber])).toEqual([['INFO', 9], ['WARN', 13], ['INFO', 9]]);
+    expect(attributesOf(batch)).toEqual([0, 1, 2].map((i) => ({ a: `a${i}`, b: BigInt(i), secret: 'password=hunter2 token=abc' })));
+  });
+
+  it('hands on the batch itself when no statement changes a row', async () => {
+    const { out, batch } = await run(`log_statements: ['set(log.attributes["a"], "z") where log.attributes["a"] == "none"']`);
+    expect(out).toBe(batch);
+  });
+
+  it('runs resource statements once per resource, giving every row of a resource the same new one', async () => {
+    const { out, batch } = await run(`log_statements:
+  - context: resource
+    statements:
+      - set(attributes["env"], "prod")
+      - set(attributes["seen"], Len(attributes))`);
+    const rows = out?.rows as LogRow[];
+    expect(rows.map((r) => r.resource.attributes['env'])).toEqual(['prod', 'prod', 'prod']);
+    expect(rows[0]?.resource).toBe(rows[1]?.resource);
+    expect(rows[0]?.resource).not.toBe(rows[2]?.resource);
+    expect(rows.map((r) => r.resource.attributes['seen'])).toEqual([3n, 3n, 3n]);
+    expect((batch.rows as LogRow[]).map((r) => r.resource.attributes['env'])).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('infers the context from the paths: resource alone, then log; a row changed after its resource did keeps the new resource', async () => {
+    const { out } = await run(`log_statements:
+  - set(resource.attributes["team"], "payments") where resource.attributes["service.name"] == "billing"
+  - set(log.attributes["team"], resource.attributes["team"])`);
+    const rows = out?.rows as LogRow[];
+    expect(rows.map((r) => [r.resource.attributes['team'], r.attributes['team']])).toEqual([
+      [undefined, undefined],
+      [undefined, undefined],
+      ['payments', 'payments'],
+    ]);
+  });
+
+  it('runs a group\'s statements only on rows one of its conditions holds for', async () => {
+    const { out } = await run(`log_statements:
+  - conditions: ['log.attributes["a"] == "a0"', 'log.attributes["a"] == "a2"']
+    statements: ['set(log.attributes["picked"], true)']`);
+    expect(attributesOf(out).map((a) => a['picked'])).toEqual([true, undefined, true]);
+  });
+
+  it('delete_matching_keys, keep_matching_keys, replace_all_patterns and truncate_all', async () => {
+    const deleted = await run(`log_statements: ['delete_matching_keys(log.attributes, "^(a|b)$")']`);
+    expect(attributesOf(deleted.out)[0]).toEqual({ secret: 'password=hunter2 token=abc' });
+    const kept = await run(`log_statements: ['keep_matching_keys(log.attributes, "^s")']`);
+    expect(attributesOf(kept.out)[0]).toEqual({ secret: 'password=hunter2 token=abc' });
+    const values = await run(`log_statements: ['replace_all_patterns(log.attributes, "value", "(\\\\w+)=(\\\\w+)", "$1=<$\${2}>")']`);
+    expect(attributesOf(values.out)[0]).toEqual({ a: 'a0', b: 0n, secret: 'password=<hunter2> token=<abc>' });
+    const keys = await run(`log_statements: ['replace_all_patterns(log.attributes, "key", "^secret$", "hidden")']`);
+    expect(Object.keys(attributesOf(keys.out)[0] ?? {})).toEqual(['a', 'b', 'hidden']);
+    const cut = await run(`log_statements: ['truncate_all(log.attributes, 8)']`);
+    expect(attributesOf(cut.out)[0]).toEqual({ a: 'a0', b: 0n, secret: 'password' });
+  });
+
+  it('error_mode ignore goes on with the next statement and logs once; propagate refuses the batch for good', async () => {
+    const ignored = await run(`log_statements:
+  - set(log.attributes["x"], ToLowerCase(log.attributes["b"]))
+  - set(log.attributes["after"], true)`);
+    expect(attributesOf(ignored.out).map((a) => a['after'])).toEqual([true, true, true]);
+    expect(ignored.lines.filter((l) => l['msg'] === 'A transform statement failed on some rows; they went on without it (error_mode: ignore)').map((l) => l['failures'])).toEqual([3]);
+    const { service, push, last } = pipeline(`error_mode: propagate\nlog_statements: ['set(log.attributes["x"], ToLowerCase(log.attributes["b"]))']`);
+    await service.start();
+    await expect(push(logs())).rejects.toThrow(PermanentError);
+    await expect(push(logs())).rejects.toThrow('transform transform: "set(log.attributes[\\"x\\"], ToLowerCase(log.attributes[\\"b\\"]))" failed on a row: ToLowerCase: expected string but got int64');
+    expect(last()).toBeUndefined();
+    await service.shutdown();
+  });
+
+  it('changes spans: name, status, attributes, with the span context inferred', async () => {
+    const { out } = await run(`trace_statements:
+  - set(span.name, "GET /orders/{id}") where IsMatch(span.name, "^POST")
+  - set(span.status.code, STATUS_CODE_ERROR) where span.attributes["http.response.status_code"] >= 200
+  - set(span.attributes["rewritten"], true)`, spanBatch());
+    const span = (out?.rows as SpanRow[])[0];
+    expect([span?.name, span?.statusCode, span?.attributes['rewritten']]).toEqual(['GET /orders/{id}', 2, true]);
+  });
+
+  it('cannot set the project, nor a path it does not have, and names each statement that does not compile', () => {
+    expect(problems(`log_statements:
+  - set(project, "other")
+  - set(log.attributes["a"], 1
+  - sett(log.attributes["a"], 1)
+  - IsMatch(log.body, "x")
+trace_statements:
+  - context: spanevent
+    statements: ['set(attributes["a"], 1)']
+metric_statements: ['set(metric.name, "x")']`)).toEqual([
+      'processors.transform.metric_statements: otelgate\'s transform takes log and trace statements only so far; remove metric_statements, or transform metrics before they reach otelgate',
+      'processors.transform.log_statements[0]: "set(project, \\"other\\")", column 5: project cannot be set in the log context',
+      'processors.transform.log_statements[1]: "set(log.attributes[\\"a\\"], 1", column 27: expected "," or ")" in the arguments of set but found the end',
+      'processors.transform.log_statements[2]: "sett(log.attributes[\\"a\\"], 1)", column 1: sett is not an editor otelgate has. Did you mean "set"?',
+      'processors.transform.log_statements[3]: "IsMatch(log.body, \\"x\\")", column 1: editor names must start with a lowercase letter but got \'IsMatch\'',
+      'processors.transform.trace_statements[0].context: statements in the spanevent context are not supported in otelgate yet; use the span, resource or scope context',
+    ]);
+  });
+
+  it('does what the example in its README says', async () => {
+    const readme = readFileSync(join(ROOT, 'src', 'processors', 'transform', 'README.md'), 'utf8');
+    const example = parse(/```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '') as { processors: Record<string, unknown> };
+    const { service, push, last } = pipeline(JSON.stringify(example.processors['transform/tidy']));
+    await service.start();
+    const billing = resource('billing');
+    const failed = { ...logRow(0, billing), severityNumber: 17, body: 'login failed password=hunter2 for ann' };
+    const fine = { ...logRow(1, billing), body: 'invoice sent' };
+    await push(batchOf('logs', 'shop', RECEIVED, [failed, fine]));
+    const logsOut = last()?.rows as LogRow[];
+    expect(logsOut.map((r) => [r.body, r.attributes['alert'], r.resource.attributes['team']])).toEqual([
+      ['login failed password=*** for ann', true, 'payments'],
+      ['invoice sent', undefined, 'payments'],
+    ]);
+    const base = spanBatch().rows[0] as SpanRow;
+    const span = { ...base, attributes: attrs({ 'http.route': '/pay', 'http.response.status_code': 503n, 'user.email': 'ann@example.com' }) };
+    await push(batchOf('traces', 'shop', RECEIVED, [span]));
+    const spanOut = (last()?.rows as SpanRow[])[0];
+    expect([{ ...spanOut?.attributes }, spanOut?.statusCode]).toEqual([{ 'http.route': '/pay', 'http.response.status_code': 503n }, 2]);
+    await service.shutdown();
+  });
+});
