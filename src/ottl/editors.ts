@@ -2,7 +2,8 @@
 // (pkg/ottl/ottlfuncs): each is bound once, when its statement is compiled, to a closure that
 // changes the row being transformed through a path's setter. Maps and lists are never changed in
 // place: a new one is set.
-import { isAttributes, newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
+import { isAttributes, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
+import { madeHere, own, owns } from './contexts/draft.js';
 import { OttlRuntimeError } from './errors.js';
 import type { Bound, Param, PathArgument, Getter } from './functions.js';
 import { safeRegex } from './regex.js';
@@ -27,13 +28,20 @@ function mapAt(target: PathArgument, ctx: never, editor: string): Attributes {
   return value;
 }
 
-/** A map of the entries of `map` that `keep` keeps, or `map` itself when it keeps them all. */
-function filtered(map: Attributes, keep: (key: string) => boolean): Attributes {
+/**
+ * A map of the entries of `map` that `keep` keeps, or `map` itself when it keeps them all; a map
+ * the statements on this row made loses the others in place.
+ */
+function filtered(ctx: never, map: Attributes, keep: (key: string) => boolean): Attributes {
   const keys = Object.keys(map);
   if (keys.every(keep)) return map;
+  if (owns(ctx, map)) {
+    for (const key of keys) if (!keep(key)) delete (map as MutableAttributes)[key];
+    return map;
+  }
   const out = newAttributes();
   for (const key of keys) if (keep(key)) out[key] = map[key] as AnyValue;
-  return out;
+  return own(ctx, out);
 }
 
 /**
@@ -54,9 +62,19 @@ function expander(template: string): (groups: readonly (string | undefined)[], n
     parts.map((part) => (typeof part === 'string' ? part : /^\d+$/.test(part.group) ? (groups[Number(part.group)] ?? '') : (named?.[part.group] ?? ''))).join('');
 }
 
+/** `template`'s expander; a statement's replacement is nearly always the same text, so the last one is kept. */
+let lastTemplate: string | undefined;
+let lastExpander: ReturnType<typeof expander> | undefined;
+
 /** `text` with every match of `regex` (global) replaced as Go's ReplaceAllString does with `template`. */
 function replaceAll(text: string, regex: RegExp, template: string): string {
-  const expand = expander(template);
+  if (template !== lastTemplate || lastExpander === undefined) {
+    lastExpander = expander(template);
+    lastTemplate = template;
+  }
+  const expand = lastExpander;
+  // A template without $ is the replacement itself; only a match costs a call then.
+  if (!template.includes('$')) return text.replace(regex, () => template);
   return text.replace(regex, (...args: unknown[]) => {
     const named = typeof args[args.length - 1] === 'object' ? (args[args.length - 1] as Record<string, string | undefined>) : undefined;
     const groups = args.slice(0, named === undefined ? -2 : -3) as (string | undefined)[];
@@ -93,8 +111,10 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       const get = value as Getter;
       return (ctx) => {
         const v = get(ctx);
-        // As the Collector: no path takes nil, so setting nil changes nothing.
-        if (v !== null) path(target).set(ctx, v);
+        // As the Collector: no path takes nil, so setting nil changes nothing. A map or list
+        // statements made is set as a copy: it may still change in place where it is.
+        if (v === null) return;
+        path(target).set(ctx, madeHere(ctx, v) ? (Array.isArray(v) ? [...(v as AnyValue[])] : withAttributes(v as Attributes)) : v);
       };
     },
   },
@@ -106,7 +126,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
     bind([target, key]) {
       return (ctx) => {
         const map = mapAt(path(target), ctx, 'delete_key');
-        if (Object.hasOwn(map, key as string)) path(target).set(ctx, filtered(map, (k) => k !== key));
+        if (Object.hasOwn(map, key as string)) path(target).set(ctx, filtered(ctx, map, (k) => k !== key));
       };
     },
   },
@@ -119,7 +139,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       const regex = safeRegex(pattern as string);
       return (ctx) => {
         const map = mapAt(path(target), ctx, 'delete_matching_keys');
-        const kept = filtered(map, (k) => !regex.test(k));
+        const kept = filtered(ctx, map, (k) => !regex.test(k));
         if (kept !== map) path(target).set(ctx, kept);
       };
     },
@@ -133,7 +153,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       const keep = new Set(keys as string[]);
       return (ctx) => {
         const map = mapAt(path(target), ctx, 'keep_keys');
-        const kept = filtered(map, (k) => keep.has(k));
+        const kept = filtered(ctx, map, (k) => keep.has(k));
         if (kept !== map) path(target).set(ctx, kept);
       };
     },
@@ -147,7 +167,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       const regex = safeRegex(pattern as string);
       return (ctx) => {
         const map = mapAt(path(target), ctx, 'keep_matching_keys');
-        const kept = filtered(map, (k) => regex.test(k));
+        const kept = filtered(ctx, map, (k) => regex.test(k));
         if (kept !== map) path(target).set(ctx, kept);
       };
     },
@@ -204,7 +224,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
             out[key] = replaced;
           }
         }
-        if (changed) path(target).set(ctx, out);
+        if (changed) path(target).set(ctx, own(ctx, out));
       };
     },
   },
@@ -224,7 +244,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
           if (typeof value !== 'string') continue;
           const cut = truncated(value, bytes);
           if (cut === value) continue;
-          out ??= Object.assign(newAttributes(), map);
+          out ??= owns(ctx, map) ? (map as MutableAttributes) : own(ctx, withAttributes(map));
           out[key] = cut;
         }
         if (out !== undefined) path(target).set(ctx, out);

@@ -2,7 +2,7 @@
 // its first change (the row that came is never written), and a resource or scope changed by one
 // row is one new object for every row of the batch that had the original, as the Collector's
 // statements change a resource that all the records under it share.
-import { isAttributes, newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
+import { isAttributes, newAttributes, withAttributes, type AnyValue, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { Key } from '../ast.js';
 import { OttlRuntimeError } from '../errors.js';
@@ -28,6 +28,47 @@ export interface Drafting<R extends Grouped> {
   drafted: boolean;
   readonly project: string;
   readonly copies: BatchCopies;
+  /** The row's place in the batch. */
+  index: number;
+  /**
+   * Maps and lists the statements made in this batch, by the row that made each: a further change
+   * by that row to one that is still where it put it is made in place instead of in another copy
+   * (a map copied per statement was most of what three statements cost). A value set elsewhere is
+   * copied if any row made it, so that nothing changed in place is held in two places.
+   */
+  readonly owners: Map<object, number>;
+}
+
+/** Whether `value` is a map or list this row's statements made, and may change in place. */
+export function owns(c: unknown, value: AnyValue): boolean {
+  const d = c as Partial<Drafting<Grouped>>;
+  return d.owners !== undefined && typeof value === 'object' && value !== null && d.owners.get(value) === d.index;
+}
+
+/** Whether any row's statements made `value` (so that it may still change in place where it is). */
+export function madeHere(c: unknown, value: AnyValue): boolean {
+  const owners = (c as Partial<Drafting<Grouped>>).owners;
+  return owners !== undefined && typeof value === 'object' && value !== null && owners.has(value);
+}
+
+/** `value`, made by this row's statements, may be changed in place by its next ones. */
+export function own<T extends AnyValue>(c: unknown, value: T): T {
+  const d = c as Partial<Drafting<Grouped>>;
+  if (typeof value === 'object' && value !== null && d.owners !== undefined) d.owners.set(value, d.index as number);
+  return value;
+}
+
+/**
+ * `value` set at `keys` in `current`, as setIn does, but in place where `current` is owned: in
+ * a map the statements made, the last key is set without another copy.
+ */
+export function setOwned(c: unknown, current: AnyValue, keys: readonly Key[], item: AnyValue): AnyValue {
+  const key = keys[0];
+  if (keys.length === 1 && key !== undefined && key.kind === 'string' && current !== null && isAttributes(current) && owns(c, current)) {
+    (current as MutableAttributes)[key.value] = item;
+    return current;
+  }
+  return own(c, setIn(current, keys, item));
 }
 
 export function newCopies(): BatchCopies {
@@ -77,20 +118,19 @@ export function withCopies<R extends Grouped>(row: R, copies: BatchCopies): R {
  * list on the way: nothing that was there is changed. A missing map on the way is made, as the
  * Collector makes it.
  */
-export function setIn(value: AnyValue, keys: readonly Key[], item: AnyValue): AnyValue {
-  const [key, ...rest] = keys;
+export function setIn(value: AnyValue, keys: readonly Key[], item: AnyValue, at = 0): AnyValue {
+  const key = keys[at];
   if (key === undefined) return item;
   if (key.kind === 'string') {
-    const base: Attributes = value !== null && isAttributes(value) ? value : newAttributes();
     if (value !== null && !isAttributes(value)) throw new OttlRuntimeError(`cannot set "${key.value}" in a ${typeName(value)}: only a map takes a string key`);
-    const copy: MutableAttributes = Object.assign(newAttributes(), base);
-    copy[key.value] = setIn(Object.hasOwn(base, key.value) ? (base[key.value] as AnyValue) : null, rest, item);
+    const copy: MutableAttributes = value === null ? newAttributes() : withAttributes(value);
+    copy[key.value] = at + 1 === keys.length ? item : setIn(Object.hasOwn(copy, key.value) ? (copy[key.value] as AnyValue) : null, keys, item, at + 1);
     return copy;
   }
   if (!Array.isArray(value)) throw new OttlRuntimeError(`cannot set [${key.value}] in a ${typeName(value)}: only a slice takes an integer key`);
   const list = value as readonly AnyValue[];
   if (key.value < 0n || key.value >= BigInt(list.length)) throw new OttlRuntimeError(`index ${key.value} is out of range for a slice of ${list.length}`);
   const copy = [...list];
-  copy[Number(key.value)] = setIn(list[Number(key.value)] as AnyValue, rest, item);
+  copy[Number(key.value)] = setIn(list[Number(key.value)] as AnyValue, keys, item, at + 1);
   return copy;
 }

@@ -7,7 +7,7 @@ import type { AnyValue } from '../../model/anyvalue.js';
 import type { Key, PathField } from '../ast.js';
 import { indexed, pathText, type Getter, type OttlContext, type Setter } from '../compile.js';
 import { isAttributes } from '../../model/anyvalue.js';
-import { draftResource, draftScope, setIn, type Drafting } from './draft.js';
+import { draftResource, draftScope, setOwned, type Drafting } from './draft.js';
 import { OttlError } from '../errors.js';
 
 export interface PathTable<C> {
@@ -115,7 +115,7 @@ export function tableContext<C>(name: string, table: PathTable<C>, others: reado
       if (set === undefined || keys.length === 0) return set;
       const whole = Object.hasOwn(table.keyed, qualified) ? table.keyed[qualified] : undefined;
       if (whole === undefined) return undefined;
-      return (c, value) => set(c, setIn(whole(c), keys, value));
+      return (c, value) => set(c, setOwned(c, whole(c), keys, value));
     },
   };
 }

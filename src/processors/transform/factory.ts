@@ -47,7 +47,7 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
   const current = rows.slice();
   const drafted = new Array<boolean>(rows.length).fill(false);
   const copies = newCopies();
-  const c: Drafting<R> = { row: rows[0] as R, original: rows[0] as R, drafted: false, project, copies };
+  const c: Drafting<R> = { row: rows[0] as R, original: rows[0] as R, drafted: false, project, copies, index: 0, owners: new Map() };
   const fail = (group: CompiledGroup<Drafting<R>>, text: string, error: unknown): void => {
     const message = error instanceof Error ? error.message : String(error);
     if (group.errorMode === 'propagate') throw new PermanentError(`transform ${id}: ${JSON.stringify(text)} failed on a row: ${message}`);
@@ -66,6 +66,7 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
       c.row = current[i] as R;
       c.original = original;
       c.drafted = drafted[i] as boolean;
+      c.index = i;
       // What an earlier row changed of this one's resource or scope.
       const resource = copies.resources.get(original.resource);
       if (resource !== undefined && c.row.resource !== resource) draft(c).resource = resource;

@@ -90,6 +90,33 @@ describe('the transform processor', () => {
     expect(attributesOf(batch)).toEqual([0, 1, 2].map((i) => ({ a: `a${i}`, b: BigInt(i), secret: 'password=hunter2 token=abc' })));
   });
 
+  it('never lets a map a statement set elsewhere change with a later statement (maps are changed in place only where nothing else holds them)', async () => {
+    const { out } = await run(`log_statements:
+  - set(log.attributes["a"], "x")
+  - set(resource.attributes, log.attributes)
+  - set(log.attributes["self"], log.attributes)
+  - set(log.attributes["later"], true)
+  - delete_key(log.attributes, "b")`);
+    const row = (out?.rows as LogRow[])[0] as LogRow;
+    // The resource is the two first rows' (the last one to set it wins, as with a shared resource in the Collector).
+    expect({ ...row.resource.attributes }).toEqual({ a: 'x', b: 1n, secret: 'password=hunter2 token=abc' });
+    expect({ ...(row.attributes['self'] as Record<string, AnyValue>) }).toEqual({ a: 'x', b: 0n, secret: 'password=hunter2 token=abc' });
+    expect(Object.keys(row.attributes)).toEqual(['a', 'secret', 'self', 'later']);
+  });
+
+  it('never lets one row\'s later change to a shared resource show in a map another row took from it', async () => {
+    const { out } = await run(`log_statements:
+  - set(resource.attributes["k"], log.attributes["a"])
+  - set(log.attributes["res"], resource.attributes)
+  - set(resource.attributes["z"], "late") where log.attributes["a"] == "a1"`);
+    const rows = out?.rows as LogRow[];
+    expect(rows.slice(0, 2).map((row) => ({ ...(row.attributes['res'] as Record<string, AnyValue>) }))).toEqual([
+      { 'service.name': 'checkout', 'host.name': 'web-1', k: 'a1' },
+      { 'service.name': 'checkout', 'host.name': 'web-1', k: 'a1' },
+    ]);
+    expect({ ...rows[0]?.resource.attributes }).toEqual({ 'service.name': 'checkout', 'host.name': 'web-1', k: 'a1', z: 'late' });
+  });
+
   it('hands on the batch itself when no statement changes a row', async () => {
     const { out, batch } = await run(`log_statements: ['set(log.attributes["a"], "z") where log.attributes["a"] == "none"']`);
     expect(out).toBe(batch);
