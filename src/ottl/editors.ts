@@ -88,9 +88,34 @@ function replacementOf(getter: Getter, ctx: never, editor: string): string {
   return value;
 }
 
-const UNSUPPORTED_OPTIONAL = (editor: string, args: Bound[], from: number): void => {
-  if (args.slice(from).some((arg) => arg !== undefined)) throw new EditorSettingsError(`the function and replacementFormat arguments of ${editor} are not supported in otelgate yet`);
-};
+/** An editor that keeps the keys of the map at its target that `keeper(argument)` keeps (delete_key, keep_keys, ...). */
+function keysEditor(name: string, param: Param, keeper: (argument: Bound) => (key: string) => boolean): Editor {
+  return {
+    params: [{ name: 'target', kind: 'path' }, param],
+    bind([target, argument]) {
+      const keep = keeper(argument);
+      return (ctx) => {
+        const map = mapAt(path(target), ctx, name);
+        const kept = filtered(ctx, map, keep);
+        if (kept !== map) path(target).set(ctx, kept);
+      };
+    },
+  };
+}
+
+/** The parameters replace_pattern and replace_all_patterns end with. */
+const REPLACING: Param[] = [
+  { name: 'regex', kind: 'literal string' },
+  { name: 'replacement', kind: 'value' },
+  { name: 'function', kind: 'value', optional: true },
+  { name: 'replacementFormat', kind: 'value', optional: true },
+];
+
+/** The regex of a replacing editor, global; its optional arguments (`function`, `replacementFormat`) are not supported yet. */
+function replacing(editor: string, pattern: Bound, optional: readonly Bound[]): RegExp {
+  if (optional.some((arg) => arg !== undefined)) throw new EditorSettingsError(`the function and replacementFormat arguments of ${editor} are not supported in otelgate yet`);
+  return safeRegex(pattern as string, 'g');
+}
 
 /** Go's byte-length truncation of a string, at a character boundary rather than inside one. */
 function truncated(text: string, limit: number): string {
@@ -118,72 +143,24 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       };
     },
   },
-  delete_key: {
-    params: [
-      { name: 'target', kind: 'path' },
-      { name: 'key', kind: 'literal string' },
-    ],
-    bind([target, key]) {
-      return (ctx) => {
-        const map = mapAt(path(target), ctx, 'delete_key');
-        if (Object.hasOwn(map, key as string)) path(target).set(ctx, filtered(ctx, map, (k) => k !== key));
-      };
-    },
-  },
-  delete_matching_keys: {
-    params: [
-      { name: 'target', kind: 'path' },
-      { name: 'pattern', kind: 'literal string' },
-    ],
-    bind([target, pattern]) {
-      const regex = safeRegex(pattern as string);
-      return (ctx) => {
-        const map = mapAt(path(target), ctx, 'delete_matching_keys');
-        const kept = filtered(ctx, map, (k) => !regex.test(k));
-        if (kept !== map) path(target).set(ctx, kept);
-      };
-    },
-  },
-  keep_keys: {
-    params: [
-      { name: 'target', kind: 'path' },
-      { name: 'keys', kind: 'list of strings' },
-    ],
-    bind([target, keys]) {
-      const keep = new Set(keys as string[]);
-      return (ctx) => {
-        const map = mapAt(path(target), ctx, 'keep_keys');
-        const kept = filtered(ctx, map, (k) => keep.has(k));
-        if (kept !== map) path(target).set(ctx, kept);
-      };
-    },
-  },
-  keep_matching_keys: {
-    params: [
-      { name: 'target', kind: 'path' },
-      { name: 'pattern', kind: 'literal string' },
-    ],
-    bind([target, pattern]) {
-      const regex = safeRegex(pattern as string);
-      return (ctx) => {
-        const map = mapAt(path(target), ctx, 'keep_matching_keys');
-        const kept = filtered(ctx, map, (k) => regex.test(k));
-        if (kept !== map) path(target).set(ctx, kept);
-      };
-    },
-  },
+  delete_key: keysEditor('delete_key', { name: 'key', kind: 'literal string' }, (key) => (k) => k !== key),
+  delete_matching_keys: keysEditor('delete_matching_keys', { name: 'pattern', kind: 'literal string' }, (pattern) => {
+    const regex = safeRegex(pattern as string);
+    return (k) => !regex.test(k);
+  }),
+  keep_keys: keysEditor('keep_keys', { name: 'keys', kind: 'list of strings' }, (keys) => {
+    const keep = new Set(keys as string[]);
+    return (k) => keep.has(k);
+  }),
+  keep_matching_keys: keysEditor('keep_matching_keys', { name: 'pattern', kind: 'literal string' }, (pattern) => {
+    const regex = safeRegex(pattern as string);
+    return (k) => regex.test(k);
+  }),
   replace_pattern: {
-    params: [
-      { name: 'target', kind: 'path' },
-      { name: 'regex', kind: 'literal string' },
-      { name: 'replacement', kind: 'value' },
-      { name: 'function', kind: 'value', optional: true },
-      { name: 'replacementFormat', kind: 'value', optional: true },
-    ],
+    params: [{ name: 'target', kind: 'path' }, ...REPLACING],
     bind(args) {
       const [target, pattern, replacement] = args;
-      UNSUPPORTED_OPTIONAL('replace_pattern', args, 3);
-      const regex = safeRegex(pattern as string, 'g');
+      const regex = replacing('replace_pattern', pattern, args.slice(3));
       return (ctx) => {
         const value = path(target).get(ctx);
         // As the Collector: a target that is not a string is left as it is.
@@ -194,19 +171,11 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
     },
   },
   replace_all_patterns: {
-    params: [
-      { name: 'target', kind: 'path' },
-      { name: 'mode', kind: 'literal string' },
-      { name: 'regex', kind: 'literal string' },
-      { name: 'replacement', kind: 'value' },
-      { name: 'function', kind: 'value', optional: true },
-      { name: 'replacementFormat', kind: 'value', optional: true },
-    ],
+    params: [{ name: 'target', kind: 'path' }, { name: 'mode', kind: 'literal string' }, ...REPLACING],
     bind(args) {
       const [target, mode, pattern, replacement] = args;
-      UNSUPPORTED_OPTIONAL('replace_all_patterns', args, 4);
       if (mode !== 'key' && mode !== 'value') throw new EditorSettingsError(`mode must be "key" or "value", not ${JSON.stringify(mode)}`);
-      const regex = safeRegex(pattern as string, 'g');
+      const regex = replacing('replace_all_patterns', pattern, args.slice(4));
       return (ctx) => {
         const map = mapAt(path(target), ctx, 'replace_all_patterns');
         const template = replacementOf(replacement as Getter, ctx, 'replace_all_patterns');

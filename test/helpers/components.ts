@@ -5,6 +5,9 @@ import { withAttributes } from '../../src/model/anyvalue.js';
 import { SIGNALS, type Signal } from '../../src/model/signal.js';
 import type { Component, ComponentContext, ConsumeContext, Consumer, ExporterFactory, ExtensionFactory, Kind, ProcessorFactory, ReceiverFactory } from '../../src/runtime/component.js';
 import { SelfMetrics } from '../../src/telemetry/metrics.js';
+import { builtinRegistry } from '../../src/components.js';
+import { Service } from '../../src/runtime/service.js';
+import { configFrom } from './config.js';
 import { memoryLogger } from './logger.js';
 
 export interface Recorder {
@@ -147,4 +150,30 @@ export function testContext(id: string, kind: Kind, signals: readonly Signal[] =
   const { logger, lines } = memoryLogger();
   const host = { extension: () => undefined, exporters: () => new Map<string, Component>() };
   return { ctx: { id, kind, logger, host, telemetry: new SelfMetrics({ level: 'none', readers: [] }, logger), signals, worker: undefined, stopping: new AbortController().signal }, lines };
+}
+
+/**
+ * The otlp receiver serving gRPC with `grpc` (its settings, as YAML after `grpc:`) into `exporter`
+ * in a logs pipeline, started in this process; `address` is where it listens.
+ */
+export async function startGrpcReceiver(grpc: string, exporter: Switchable): Promise<{ service: Service; address: string; lines: Record<string, unknown>[] }> {
+  const { logger, lines } = memoryLogger();
+  const service = new Service(
+    configFrom(
+      `
+receivers:
+  otlp:
+    protocols:
+      grpc: ${grpc}
+exporters: {switchable: }
+service:
+  pipelines:
+    logs: {receivers: [otlp], exporters: [switchable]}
+`,
+      builtinRegistry().register(exporter.factory),
+    ),
+    logger,
+  );
+  await service.start();
+  return { service, lines, address: String(lines.find((l) => l['msg'] === 'Starting GRPC server')?.['endpoint']) };
 }

@@ -83,24 +83,26 @@ export function draft<R extends Grouped>(c: Drafting<R>): Mutable<R> {
   return c.row as Mutable<R>;
 }
 
-export function draftResource<R extends Grouped>(c: Drafting<R>): Mutable<Resource> {
-  const original = c.original.resource;
-  let copy = c.copies.resources.get(original);
+/** The batch's one copy of `original` (made at the first change to it). */
+function copyOf<T extends object>(copies: Map<T, Mutable<T>>, original: T): Mutable<T> {
+  let copy = copies.get(original);
   if (copy === undefined) {
     copy = { ...original };
-    c.copies.resources.set(original, copy);
+    copies.set(original, copy);
   }
+  return copy;
+}
+
+/** The batch's new resource for the row's original one, put on the row. */
+export function draftResource<R extends Grouped>(c: Drafting<R>): Mutable<Resource> {
+  const copy = copyOf(c.copies.resources, c.original.resource);
   if (c.row.resource !== copy) draft(c).resource = copy;
   return copy;
 }
 
+/** The batch's new scope for the row's original one, put on the row. */
 export function draftScope<R extends Grouped>(c: Drafting<R>): Mutable<Scope> {
-  const original = c.original.scope;
-  let copy = c.copies.scopes.get(original);
-  if (copy === undefined) {
-    copy = { ...original };
-    c.copies.scopes.set(original, copy);
-  }
+  const copy = copyOf(c.copies.scopes, c.original.scope);
   if (c.row.scope !== copy) draft(c).scope = copy;
   return copy;
 }

@@ -1,7 +1,7 @@
 // What statements may set in the log and span contexts (the Collector's settable paths), and the
 // contexts that statements run in: the row's own, and a resource's or scope's, which read and set
 // the row's resource or scope under their own names (`attributes` is the resource's there).
-import { isAttributes, type AnyValue } from '../../model/anyvalue.js';
+import { isAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
 import type { LogRow } from '../../model/logs.js';
 import type { SpanRow } from '../../model/traces.js';
 import type { OttlContext, Setter } from '../compile.js';
@@ -38,10 +38,21 @@ function id(bytes: number): (v: AnyValue) => string | undefined {
   };
 }
 
+const map = (v: AnyValue): Attributes | undefined => (v !== null && isAttributes(v) ? v : undefined);
+
+/** Setters of a row's ids, from bytes or from hex: `prefix.name` and `prefix.name.string` for each. */
+function idSetters<R extends LogRow | SpanRow>(prefix: string, ids: Record<string, [keyof R, number]>): Record<string, Setter<Drafting<R>>> {
+  const out: Record<string, Setter<Drafting<R>>> = {};
+  for (const [name, [field, bytes]] of Object.entries(ids)) {
+    const set = ofType<R, keyof R>(field, id(bytes) as (v: AnyValue) => R[keyof R] | undefined);
+    out[`${prefix}.${name}`] = set;
+    out[`${prefix}.${name}.string`] = set;
+  }
+  return out;
+}
+
 const LOG_SETTERS: Record<string, Setter<LogDraft>> = {
-  'log.attributes': (c, v) => {
-    if (v !== null && isAttributes(v)) draft(c).attributes = v;
-  },
+  'log.attributes': ofType('attributes', map),
   'log.body': (c, v) => {
     draft(c).body = v;
   },
@@ -52,16 +63,11 @@ const LOG_SETTERS: Record<string, Setter<LogDraft>> = {
   'log.flags': ofType('flags', int),
   'log.dropped_attributes_count': ofType('droppedAttributesCount', int),
   'log.event_name': ofType('eventName', text),
-  'log.trace_id': ofType('traceId', id(16)),
-  'log.trace_id.string': ofType('traceId', id(16)),
-  'log.span_id': ofType('spanId', id(8)),
-  'log.span_id.string': ofType('spanId', id(8)),
+  ...idSetters<LogRow>('log', { trace_id: ['traceId', 16], span_id: ['spanId', 8] }),
 };
 
 const SPAN_SETTERS: Record<string, Setter<SpanDraft>> = {
-  'span.attributes': (c, v) => {
-    if (v !== null && isAttributes(v)) draft(c).attributes = v;
-  },
+  'span.attributes': ofType('attributes', map),
   'span.name': ofType('name', text),
   'span.kind': ofType('kind', int),
   'span.trace_state': ofType('traceState', text),
@@ -73,12 +79,7 @@ const SPAN_SETTERS: Record<string, Setter<SpanDraft>> = {
   'span.dropped_links_count': ofType('droppedLinksCount', int),
   'span.status.code': ofType('statusCode', int),
   'span.status.message': ofType('statusMessage', text),
-  'span.trace_id': ofType('traceId', id(16)),
-  'span.trace_id.string': ofType('traceId', id(16)),
-  'span.span_id': ofType('spanId', id(8)),
-  'span.span_id.string': ofType('spanId', id(8)),
-  'span.parent_span_id': ofType('parentSpanId', id(8)),
-  'span.parent_span_id.string': ofType('parentSpanId', id(8)),
+  ...idSetters<SpanRow>('span', { trace_id: ['traceId', 16], span_id: ['spanId', 8], parent_span_id: ['parentSpanId', 8] }),
 };
 
 /** The contexts statements of one signal run in, by the names a transform config gives them. */

@@ -7,19 +7,11 @@ import { keepRows } from '../../model/rewrite.js';
 import type { SpanEvent, SpanRow } from '../../model/traces.js';
 import type { LogContext } from '../../ottl/contexts/log.js';
 import type { SpanEventContext } from '../../ottl/contexts/span.js';
-import { ConfigError, PermanentError } from '../../errors.js';
+import { PermanentError } from '../../errors.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
+import { compiledOrThrow, FailureLog } from '../helper/ottl.js';
 import type { CompiledCondition } from './conditions.js';
 import { compiledFilter, filterSchema, validateFilter } from './config.js';
-
-/** ignore's log line about conditions that could not be evaluated comes at most this often. */
-const ERROR_LOG_INTERVAL_MS = 60_000;
-
-function compiledOrThrow<C>(compiled: { conditions: CompiledCondition<C>[] } | { problems: { path: (string | number)[]; message: string }[] }): CompiledCondition<C>[] {
-  // validate() refused these already; a processor made without it must not pass everything.
-  if ('problems' in compiled) throw new ConfigError(compiled.problems.map((p) => ({ severity: 'error', path: p.path.join('.'), message: p.message })));
-  return compiled.conditions;
-}
 
 export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
   kind: 'processor',
@@ -30,18 +22,15 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
   validate: validateFilter,
   create(config, ctx, next) {
     const compiled = compiledFilter(config);
-    const logRecord = compiledOrThrow(compiled.logRecord);
-    const span = compiledOrThrow(compiled.span);
-    const spanEvent = compiledOrThrow(compiled.spanEvent);
+    const logRecord = compiledOrThrow(compiled.logRecord).conditions;
+    const span = compiledOrThrow(compiled.span).conditions;
+    const spanEvent = compiledOrThrow(compiled.spanEvent).conditions;
     const meter = ctx.telemetry.enabled('basic') ? ctx.telemetry.meter('otelgate/processor') : undefined;
     const filteredLogs = meter?.createCounter('otelcol_processor_filter_logs.filtered', { description: 'Log records dropped by a filter processor' });
     const filteredSpans = meter?.createCounter('otelcol_processor_filter_spans.filtered', { description: 'Spans dropped by a filter processor' });
     const attributes = { filter: ctx.id };
     const mode = config.error_mode;
-    let errorLoggedAt = Number.NEGATIVE_INFINITY;
-    /** Evaluations that failed since the last warning (ignore), and the first of them. */
-    let unlogged = 0;
-    let firstFailure: { condition: string; message: string } | undefined;
+    const failures = new FailureLog(ctx, 'condition', 'A filter condition could not be evaluated on some rows; there it counted as not matching (error_mode: ignore)');
 
     /** Whether any of `conditions` matches; a failure is error_mode's (propagate: thrown as a PermanentError). */
     function matchesAny<C>(conditions: readonly CompiledCondition<C>[], c: C, what: string): boolean {
@@ -53,19 +42,10 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
           // such as a RangeError on a body nested too deep.
           const message = error instanceof Error ? error.message : String(error);
           if (mode === 'propagate') throw new PermanentError(`filter ${ctx.id}: the condition ${JSON.stringify(condition.text)} could not be evaluated on ${what}: ${message}`);
-          unlogged++;
-          firstFailure ??= { condition: condition.text, message };
+          if (mode === 'ignore') failures.failed(condition.text, message);
         }
       }
       return false;
-    }
-
-    function logFailures(): void {
-      if (firstFailure === undefined || mode !== 'ignore' || Date.now() - errorLoggedAt < ERROR_LOG_INTERVAL_MS) return;
-      errorLoggedAt = Date.now();
-      ctx.logger.warn({ condition: firstFailure.condition, err: firstFailure.message, failures: unlogged }, 'A filter condition could not be evaluated on some rows; there it counted as not matching (error_mode: ignore)');
-      unlogged = 0;
-      firstFailure = undefined;
     }
 
     function logs(rows: readonly LogRow[], project: string): readonly LogRow[] {
@@ -117,7 +97,7 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
           if (error instanceof PermanentError) return Promise.reject(error);
           throw error;
         } finally {
-          logFailures();
+          failures.flush();
         }
         if (out.rows.length === 0) return Promise.resolve();
         return next.consume(out, consumeCtx);

@@ -7,37 +7,13 @@ import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanRow } from '../../model/traces.js';
 import { draft, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
-import { ConfigError, PermanentError } from '../../errors.js';
-import type { ComponentContext, ProcessorFactory } from '../../runtime/component.js';
+import { PermanentError } from '../../errors.js';
+import type { ProcessorFactory } from '../../runtime/component.js';
+import { compiledOrThrow, FailureLog } from '../helper/ottl.js';
 import { transformSchema, validateTransform } from './config.js';
 import { compiledTransform, type CompiledGroup } from './statements.js';
 
-/** ignore's log line about statements that failed comes at most this often. */
-const ERROR_LOG_INTERVAL_MS = 60_000;
-
 type Row = LogRow | SpanRow;
-
-/** What error_mode ignore has to say: failures since the last warning, and the first of them. */
-class FailureLog {
-  private loggedAt = Number.NEGATIVE_INFINITY;
-  private unlogged = 0;
-  private first: { statement: string; message: string } | undefined;
-
-  constructor(private readonly ctx: ComponentContext) {}
-
-  failed(statement: string, message: string): void {
-    this.unlogged++;
-    this.first ??= { statement, message };
-  }
-
-  flush(): void {
-    if (this.first === undefined || Date.now() - this.loggedAt < ERROR_LOG_INTERVAL_MS) return;
-    this.loggedAt = Date.now();
-    this.ctx.logger.warn({ statement: this.first.statement, err: this.first.message, failures: this.unlogged }, 'A transform statement failed on some rows; they went on without it (error_mode: ignore)');
-    this.unlogged = 0;
-    this.first = undefined;
-  }
-}
 
 /**
  * `groups` run on `rows`, group after group over the whole batch as the Collector runs them; the
@@ -101,12 +77,6 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
   return current.map((row) => withCopies(row, copies));
 }
 
-function groupsOrThrow<C>(compiled: { groups: CompiledGroup<C>[] } | { problems: { path: (string | number)[]; message: string }[] }): CompiledGroup<C>[] {
-  // validate() refused these already; a processor made without it must not pass everything.
-  if ('problems' in compiled) throw new ConfigError(compiled.problems.map((p) => ({ severity: 'error', path: p.path.join('.'), message: p.message })));
-  return compiled.groups;
-}
-
 export const transformProcessorFactory: ProcessorFactory<typeof transformSchema> = {
   kind: 'processor',
   type: 'transform',
@@ -116,9 +86,9 @@ export const transformProcessorFactory: ProcessorFactory<typeof transformSchema>
   validate: validateTransform,
   create(config, ctx, next) {
     const compiled = compiledTransform(config);
-    const logs = groupsOrThrow(compiled.logs);
-    const traces = groupsOrThrow(compiled.traces);
-    const failures = new FailureLog(ctx);
+    const logs = compiledOrThrow(compiled.logs).groups;
+    const traces = compiledOrThrow(compiled.traces).groups;
+    const failures = new FailureLog(ctx, 'statement', 'A transform statement failed on some rows; they went on without it (error_mode: ignore)');
     return {
       start: async () => {},
       shutdown: async () => {},

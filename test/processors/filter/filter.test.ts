@@ -5,52 +5,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { builtinRegistry } from '../../../src/components.js';
 import { PermanentError } from '../../../src/errors.js';
 import type { LogRow } from '../../../src/model/logs.js';
 import { consumeContext } from '../../../src/runtime/component.js';
-import { Service } from '../../../src/runtime/service.js';
-import { captureExporter, recorder } from '../../helpers/components.js';
-import { configFrom } from '../../helpers/config.js';
-import { memoryLogger } from '../../helpers/logger.js';
+import { processorPipeline, processorProblems } from '../../helpers/processors.js';
 import { batchOf } from '../../../src/model/batch.js';
 import { ROOT } from '../../helpers/cli.js';
 import type { SpanRow } from '../../../src/model/traces.js';
 import { attrs, logBatch, logRow, RECEIVED, spanBatch } from '../../helpers/rows.js';
 
 function pipeline(filter: string) {
-  const rec = recorder();
-  const { logger, lines } = memoryLogger();
-  const service = new Service(
-    configFrom(
-      `
-receivers: {nop: }
-processors:
-  filter:
-${filter.replace(/^/gm, '    ')}
-exporters: {capture: }
-service:
-  pipelines:
-    logs: {receivers: [nop], processors: [filter], exporters: [capture]}
-    traces: {receivers: [nop], processors: [filter], exporters: [capture]}
-`,
-      builtinRegistry().register(captureExporter(rec)),
-    ),
-    logger,
-  );
-  const taken = (): string[] => (rec.batches.get('capture') ?? []).flatMap((batch) => (batch.rows as LogRow[]).map((row) => String(row.body)));
-  return { service, lines, taken, rec, push: (count: number, project = 'default') => service.consumer('nop', 'logs')?.consume(logBatch(count, project), consumeContext()) };
+  const made = processorPipeline('filter', filter);
+  const taken = (): string[] => (made.rec.batches.get('capture') ?? []).flatMap((batch) => (batch.rows as LogRow[]).map((row) => String(row.body)));
+  return { ...made, taken, push: (count: number, project = 'default') => made.push(logBatch(count, project)) };
 }
 
-/** What validation says of a filter processor with these settings (YAML lines under it). */
-function problems(filter: string): string[] {
-  try {
-    pipeline(filter);
-    return [];
-  } catch (error) {
-    return (error as { issues?: { path: string; message: string }[] }).issues?.map((i) => `${i.path}: ${i.message}`) ?? [String(error)];
-  }
-}
+const problems = (filter: string): string[] => processorProblems('filter', filter);
 
 describe('the filter processor', () => {
   it('hands on the rows that match no condition, in their order, and the batch itself when none matches', async () => {

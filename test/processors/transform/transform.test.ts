@@ -6,53 +6,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { builtinRegistry } from '../../../src/components.js';
 import { PermanentError } from '../../../src/errors.js';
 import { batchOf, type Batch } from '../../../src/model/batch.js';
 import type { AnyValue } from '../../../src/model/anyvalue.js';
 import type { LogRow } from '../../../src/model/logs.js';
 import type { SpanRow } from '../../../src/model/traces.js';
-import { consumeContext } from '../../../src/runtime/component.js';
-import { Service } from '../../../src/runtime/service.js';
-import { captureExporter, recorder } from '../../helpers/components.js';
-import { configFrom } from '../../helpers/config.js';
-import { memoryLogger } from '../../helpers/logger.js';
+import { processorPipeline, processorProblems } from '../../helpers/processors.js';
 import { ROOT } from '../../helpers/cli.js';
 import { attrs, logRow, RECEIVED, resource, spanBatch } from '../../helpers/rows.js';
 
-function pipeline(settings: string) {
-  const rec = recorder();
-  const { logger, lines } = memoryLogger();
-  const service = new Service(
-    configFrom(
-      `
-receivers: {nop: }
-processors:
-  transform:
-${settings.replace(/^/gm, '    ')}
-exporters: {capture: }
-service:
-  pipelines:
-    logs: {receivers: [nop], processors: [transform], exporters: [capture]}
-    traces: {receivers: [nop], processors: [transform], exporters: [capture]}
-`,
-      builtinRegistry().register(captureExporter(rec)),
-    ),
-    logger,
-  );
-  const last = (): Batch | undefined => rec.batches.get('capture')?.at(-1);
-  const push = (batch: Batch) => service.consumer('nop', batch.signal)?.consume(batch, consumeContext());
-  return { service, lines, last, push };
-}
-
-function problems(settings: string): string[] {
-  try {
-    pipeline(settings);
-    return [];
-  } catch (error) {
-    return (error as { issues?: { path: string; message: string }[] }).issues?.map((i) => `${i.path}: ${i.message}`) ?? [String(error)];
-  }
-}
+const pipeline = (settings: string) => processorPipeline('transform', settings);
+const problems = (settings: string): string[] => processorProblems('transform', settings);
 
 /** Two rows of one resource and a third of another; attributes `a`, `b`, `secret`. */
 function logs(project = 'shop'): Batch<'logs'> {

@@ -2,16 +2,13 @@
 // closed as it opens, and a place freed is taken again.
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinRegistry } from '../../../src/components.js';
-import { Service } from '../../../src/runtime/service.js';
-import { switchableExporter } from '../../helpers/components.js';
-import { configFrom } from '../../helpers/config.js';
-import { memoryLogger } from '../../helpers/logger.js';
+import type { Service } from '../../../src/runtime/service.js';
+import { startGrpcReceiver, switchableExporter } from '../../helpers/components.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 const MAX = 2;
 const pipeline = switchableExporter();
-const { logger, lines } = memoryLogger();
+let lines: Record<string, unknown>[] = [];
 let service: Service;
 let address = '';
 const sessions: ClientHttp2Session[] = [];
@@ -29,24 +26,7 @@ function open(): { session: ClientHttp2Session; served: Promise<boolean> } {
 }
 
 beforeAll(async () => {
-  service = new Service(
-    configFrom(
-      `
-receivers:
-  otlp:
-    protocols:
-      grpc: {endpoint: "127.0.0.1:0", max_connections: ${MAX}}
-exporters: {switchable: }
-service:
-  pipelines:
-    logs: {receivers: [otlp], exporters: [switchable]}
-`,
-      builtinRegistry().register(pipeline.factory),
-    ),
-    logger,
-  );
-  await service.start();
-  address = String(lines.find((l) => l['msg'] === 'Starting GRPC server')?.['endpoint']);
+  ({ service, address, lines } = await startGrpcReceiver(`{endpoint: "127.0.0.1:0", max_connections: ${MAX}}`, pipeline));
 });
 
 afterAll(async () => {

@@ -9,13 +9,10 @@ import { gzipSync } from 'node:zlib';
 import { credentials, makeGenericClientConstructor, Metadata, type Client, type ServiceError } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { builtinRegistry } from '../../../src/components.js';
 import { PermanentError, RetryableError } from '../../../src/errors.js';
 import { FLOW_CONTROL_WINDOW } from '../../../src/receivers/otlp/grpc.js';
-import { Service } from '../../../src/runtime/service.js';
-import { switchableExporter } from '../../helpers/components.js';
-import { configFrom } from '../../helpers/config.js';
-import { memoryLogger } from '../../helpers/logger.js';
+import type { Service } from '../../../src/runtime/service.js';
+import { startGrpcReceiver, switchableExporter } from '../../helpers/components.js';
 import { otlpJsonToProtobuf, responseType } from '../../helpers/otlp.js';
 import { waitUntil } from '../../helpers/wait.js';
 
@@ -90,30 +87,13 @@ async function expectServing(): Promise<void> {
 }
 
 beforeAll(async () => {
-  const { logger, lines } = memoryLogger();
-  service = new Service(
-    configFrom(
-      `
-receivers:
-  otlp:
-    protocols:
-      grpc:
+  const grpc = `
         endpoint: "127.0.0.1:0"
         max_recv_msg_size_mib: 1
         max_concurrent_streams: ${MAX_STREAMS}
         keepalive: {server_parameters: {max_connection_age: 1s, max_connection_age_grace: 1s}}
-        include_metadata: true
-exporters: {switchable: }
-service:
-  pipelines:
-    logs: {receivers: [otlp], exporters: [switchable]}
-`,
-      builtinRegistry().register(pipeline.factory),
-    ),
-    logger,
-  );
-  await service.start();
-  address = String(lines.find((l) => l['msg'] === 'Starting GRPC server')?.['endpoint']);
+        include_metadata: true`;
+  ({ service, address } = await startGrpcReceiver(grpc, pipeline));
   client = rawClient(LOGS);
 });
 
