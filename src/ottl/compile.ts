@@ -5,6 +5,7 @@ import { isAttributes, newAttributes, type AnyValue } from '../model/anyvalue.js
 import { hint } from '../config/suggest.js';
 import type { Argument, Call, Condition, Key, PathField, Statement, Value } from './ast.js';
 import { EDITORS, EditorSettingsError, type Action } from './editors.js';
+import { copiedIfMadeHere } from './contexts/draft.js';
 import { ENUMS } from './enums.js';
 import { OttlError, OttlRuntimeError } from './errors.js';
 import { CONVERTERS, type Bound, type Getter as AnyGetter, type Param, type PathArgument } from './functions.js';
@@ -101,15 +102,16 @@ class Compiler<C> {
       }
       case 'map': {
         const entries = node.entries.map(({ key, value }) => [key, this.value(value)] as const);
+        // A map a transform's statements made goes in as a copy: it may still change in place where it is.
         return (ctx) => {
           const map = newAttributes();
-          for (const [key, getter] of entries) map[key] = getter(ctx);
+          for (const [key, getter] of entries) map[key] = copiedIfMadeHere(ctx, getter(ctx));
           return map;
         };
       }
       case 'list': {
         const items = node.values.map((v) => this.value(v));
-        return (ctx) => items.map((item) => item(ctx));
+        return (ctx) => items.map((item) => copiedIfMadeHere(ctx, item(ctx)));
       }
     }
   }

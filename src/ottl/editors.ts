@@ -1,9 +1,10 @@
 // OTTL's editors otelgate has, by the Collector's names, parameters and behaviour
 // (pkg/ottl/ottlfuncs): each is bound once, when its statement is compiled, to a closure that
-// changes the row being transformed through a path's setter. Maps and lists are never changed in
-// place: a new one is set.
+// changes the row being transformed through a path's setter. A map that came with the batch is
+// never changed: a new one is set. Only a map this row's statements made and put at a path's root
+// (contexts/draft.ts: owns) is changed in place.
 import { isAttributes, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
-import { madeHere, own, owns } from './contexts/draft.js';
+import { copiedIfMadeHere, owns } from './contexts/draft.js';
 import { OttlRuntimeError } from './errors.js';
 import type { Bound, Param, PathArgument, Getter } from './functions.js';
 import { safeRegex } from './regex.js';
@@ -41,7 +42,7 @@ function filtered(ctx: never, map: Attributes, keep: (key: string) => boolean): 
   }
   const out = newAttributes();
   for (const key of keys) if (keep(key)) out[key] = map[key] as AnyValue;
-  return own(ctx, out);
+  return out;
 }
 
 /**
@@ -139,7 +140,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
         // As the Collector: no path takes nil, so setting nil changes nothing. A map or list
         // statements made is set as a copy: it may still change in place where it is.
         if (v === null) return;
-        path(target).set(ctx, madeHere(ctx, v) ? (Array.isArray(v) ? [...(v as AnyValue[])] : withAttributes(v as Attributes)) : v);
+        path(target).set(ctx, copiedIfMadeHere(ctx, v));
       };
     },
   },
@@ -193,7 +194,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
             out[key] = replaced;
           }
         }
-        if (changed) path(target).set(ctx, own(ctx, out));
+        if (changed) path(target).set(ctx, out);
       };
     },
   },
@@ -213,7 +214,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
           if (typeof value !== 'string') continue;
           const cut = truncated(value, bytes);
           if (cut === value) continue;
-          out ??= owns(ctx, map) ? (map as MutableAttributes) : own(ctx, withAttributes(map));
+          out ??= owns(ctx, map) ? (map as MutableAttributes) : withAttributes(map);
           out[key] = cut;
         }
         if (out !== undefined) path(target).set(ctx, out);

@@ -2,7 +2,7 @@
 // its first change (the row that came is never written), and a resource or scope changed by one
 // row is one new object for every row of the batch that had the original, as the Collector's
 // statements change a resource that all the records under it share.
-import { isAttributes, newAttributes, withAttributes, type AnyValue, type MutableAttributes } from '../../model/anyvalue.js';
+import { isAttributes, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { Key } from '../ast.js';
 import { OttlRuntimeError } from '../errors.js';
@@ -15,10 +15,13 @@ interface Grouped {
   readonly scope: Scope;
 }
 
-/** A batch's new resources and scopes, by the original each replaces. */
+/**
+ * A batch's new resources and scopes, by the original each replaces; scopes by their resource too
+ * (a simple JSON request shares one scope object among its resources).
+ */
 export interface BatchCopies {
   readonly resources: Map<Resource, Mutable<Resource>>;
-  readonly scopes: Map<Scope, Mutable<Scope>>;
+  readonly scopes: Map<Resource, Map<Scope, Mutable<Scope>>>;
 }
 
 /** A row being transformed: `row` is what statements read (the row that came, until a first change copies it). */
@@ -46,9 +49,19 @@ export function owns(c: unknown, value: AnyValue): boolean {
 }
 
 /** Whether any row's statements made `value` (so that it may still change in place where it is). */
-export function madeHere(c: unknown, value: AnyValue): boolean {
+function madeHere(c: unknown, value: AnyValue): boolean {
   const owners = (c as Partial<Drafting<Grouped>>).owners;
   return owners !== undefined && typeof value === 'object' && value !== null && owners.has(value);
+}
+
+/**
+ * `value` to be put somewhere else: a copy when statements made it (it may still change in place
+ * where it is). Such maps are only ever the root of a path, so their insides are never changed in
+ * place, and one level of copy is enough.
+ */
+export function copiedIfMadeHere(c: unknown, value: AnyValue): AnyValue {
+  if (!madeHere(c, value)) return value;
+  return Array.isArray(value) ? [...(value as AnyValue[])] : withAttributes(value as Attributes);
 }
 
 /** `value`, made by this row's statements, may be changed in place by its next ones. */
@@ -102,17 +115,25 @@ export function draftResource<R extends Grouped>(c: Drafting<R>): Mutable<Resour
 
 /** The batch's new scope for the row's original one, put on the row. */
 export function draftScope<R extends Grouped>(c: Drafting<R>): Mutable<Scope> {
-  const copy = copyOf(c.copies.scopes, c.original.scope);
+  let scopes = c.copies.scopes.get(c.original.resource);
+  if (scopes === undefined) c.copies.scopes.set(c.original.resource, (scopes = new Map()));
+  const copy = copyOf(scopes, c.original.scope);
   if (c.row.scope !== copy) draft(c).scope = copy;
   return copy;
 }
 
-/** `row` with the batch's new resource and scope in place of its originals, for rows done before they changed. */
-export function withCopies<R extends Grouped>(row: R, copies: BatchCopies): R {
-  const resource = copies.resources.get(row.resource);
-  const scope = copies.scopes.get(row.scope);
-  if (resource === undefined && scope === undefined) return row;
-  return { ...row, resource: resource ?? row.resource, scope: scope ?? row.scope };
+/** The batch's new resource and scope for the originals of `original`, if any. */
+export function copiesFor<R extends Grouped>(original: R, copies: BatchCopies): { resource: Resource | undefined; scope: Scope | undefined } {
+  return { resource: copies.resources.get(original.resource), scope: copies.scopes.get(original.resource)?.get(original.scope) };
+}
+
+/** `row` (made from `original`) with the batch's new resource and scope in place of the originals, for rows done before they changed. */
+export function withCopies<R extends Grouped>(row: R, original: R, copies: BatchCopies): R {
+  const { resource, scope } = copiesFor(original, copies);
+  const newResource = resource !== undefined && row.resource !== resource;
+  const newScope = scope !== undefined && row.scope !== scope;
+  if (!newResource && !newScope) return row;
+  return { ...row, resource: newResource ? resource : row.resource, scope: newScope ? scope : row.scope };
 }
 
 /**

@@ -24,7 +24,10 @@ const ofType =
   };
 
 const text = (v: AnyValue): string | undefined => (typeof v === 'string' ? v : undefined);
-const int = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(v) : undefined);
+/** An int64 into a uint32 field (counts, flags), wrapped as Go's uint32() conversion wraps it. */
+const uint32 = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : undefined);
+/** An int64 into an int32 field (enums: severity, kind, status code), wrapped as Go's int32() conversion. */
+const int32 = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asIntN(32, v)) : undefined);
 const nanos = (v: AnyValue): bigint | undefined => (typeof v === 'bigint' ? v : undefined);
 
 /** An id from bytes of its size, or from hex text of twice as many characters. */
@@ -34,7 +37,8 @@ function id(bytes: number): (v: AnyValue) => string | undefined {
     if (typeof v !== 'string') return undefined;
     if (v === '') return '';
     if (v.length !== bytes * 2 || !/^[0-9a-fA-F]+$/.test(v)) throw new OttlRuntimeError(`${JSON.stringify(v)} is not an id of ${bytes} bytes in hex`);
-    return v.toLowerCase();
+    // All zeros is no id, as pdata has it: rows keep it as ''.
+    return /^0+$/.test(v) ? '' : v.toLowerCase();
   };
 }
 
@@ -56,12 +60,12 @@ const LOG_SETTERS: Record<string, Setter<LogDraft>> = {
   'log.body': (c, v) => {
     draft(c).body = v;
   },
-  'log.severity_number': ofType('severityNumber', int),
+  'log.severity_number': ofType('severityNumber', int32),
   'log.severity_text': ofType('severityText', text),
   'log.time_unix_nano': ofType('timeUnixNano', nanos),
   'log.observed_time_unix_nano': ofType('observedTimeUnixNano', nanos),
-  'log.flags': ofType('flags', int),
-  'log.dropped_attributes_count': ofType('droppedAttributesCount', int),
+  'log.flags': ofType('flags', uint32),
+  'log.dropped_attributes_count': ofType('droppedAttributesCount', uint32),
   'log.event_name': ofType('eventName', text),
   ...idSetters<LogRow>('log', { trace_id: ['traceId', 16], span_id: ['spanId', 8] }),
 };
@@ -69,15 +73,15 @@ const LOG_SETTERS: Record<string, Setter<LogDraft>> = {
 const SPAN_SETTERS: Record<string, Setter<SpanDraft>> = {
   'span.attributes': ofType('attributes', map),
   'span.name': ofType('name', text),
-  'span.kind': ofType('kind', int),
+  'span.kind': ofType('kind', int32),
   'span.trace_state': ofType('traceState', text),
   'span.start_time_unix_nano': ofType('startTimeUnixNano', nanos),
   'span.end_time_unix_nano': ofType('endTimeUnixNano', nanos),
-  'span.flags': ofType('flags', int),
-  'span.dropped_attributes_count': ofType('droppedAttributesCount', int),
-  'span.dropped_events_count': ofType('droppedEventsCount', int),
-  'span.dropped_links_count': ofType('droppedLinksCount', int),
-  'span.status.code': ofType('statusCode', int),
+  'span.flags': ofType('flags', uint32),
+  'span.dropped_attributes_count': ofType('droppedAttributesCount', uint32),
+  'span.dropped_events_count': ofType('droppedEventsCount', uint32),
+  'span.dropped_links_count': ofType('droppedLinksCount', uint32),
+  'span.status.code': ofType('statusCode', int32),
   'span.status.message': ofType('statusMessage', text),
   ...idSetters<SpanRow>('span', { trace_id: ['traceId', 16], span_id: ['spanId', 8], parent_span_id: ['parentSpanId', 8] }),
 };

@@ -44,7 +44,7 @@ export function resourceAndScopeSetters<R extends { readonly resource: Resource;
       if (v !== null && isAttributes(v)) draftResource(c).attributes = v;
     },
     'resource.dropped_attributes_count': (c, v) => {
-      if (typeof v === 'bigint') draftResource(c).droppedAttributesCount = Number(v);
+      if (typeof v === 'bigint') draftResource(c).droppedAttributesCount = Number(BigInt.asUintN(32, v));
     },
     'scope.attributes': (c, v) => {
       if (v !== null && isAttributes(v)) draftScope(c).attributes = v;
@@ -56,7 +56,7 @@ export function resourceAndScopeSetters<R extends { readonly resource: Resource;
       if (typeof v === 'string') draftScope(c).version = v;
     },
     'scope.dropped_attributes_count': (c, v) => {
-      if (typeof v === 'bigint') draftScope(c).droppedAttributesCount = Number(v);
+      if (typeof v === 'bigint') draftScope(c).droppedAttributesCount = Number(BigInt.asUintN(32, v));
     },
   };
 }
@@ -114,7 +114,8 @@ export function tableContext<C>(name: string, table: PathTable<C>, others: reado
       const set = table.set !== undefined && Object.hasOwn(table.set, qualified) ? table.set[qualified] : undefined;
       if (set === undefined || keys.length === 0) return set;
       const whole = Object.hasOwn(table.keyed, qualified) ? table.keyed[qualified] : undefined;
-      if (whole === undefined) return undefined;
+      // A path read as text and by keys (trace_state) is set as text only: its keys are a view.
+      if (whole === undefined || Object.hasOwn(table.plain, qualified)) return undefined;
       return (c, value) => set(c, setOwned(c, whole(c), keys, value));
     },
   };

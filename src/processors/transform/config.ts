@@ -31,7 +31,7 @@ export const TRACE_CONTEXTS = ['span', 'resource', 'scope', 'spanevent'] as cons
 
 export const transformSchema = Type.Object(
   {
-    error_mode: errorMode('ignore'),
+    error_mode: errorMode('propagate'),
     log_statements: Type.Array(group(LOG_CONTEXTS), { default: [], description: 'Statements on log records.' }),
     trace_statements: Type.Array(group(TRACE_CONTEXTS), { default: [], description: 'Statements on spans.' }),
     metric_statements: Type.Optional(Type.Unknown()),
@@ -44,7 +44,7 @@ export type TransformConfig = Static<typeof transformSchema>;
 
 export function validateTransform(config: TransformConfig): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
-  if (config.metric_statements !== undefined) problems.push({ path: ['metric_statements'], message: 'otelgate\'s transform takes log and trace statements only so far; remove metric_statements, or transform metrics before they reach otelgate' });
+  if (Array.isArray(config.metric_statements) ? config.metric_statements.length > 0 : config.metric_statements !== undefined) problems.push({ path: ['metric_statements'], message: 'otelgate\'s transform takes log and trace statements only so far; remove metric_statements, or transform metrics before they reach otelgate' });
   const compiled = compiledTransform(config);
   for (const signal of [compiled.logs, compiled.traces]) if ('problems' in signal) problems.push(...signal.problems);
   return problems;

@@ -6,7 +6,7 @@ import { batchOf } from '../../model/batch.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanRow } from '../../model/traces.js';
-import { draft, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
+import { copiesFor, draft, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
 import { PermanentError } from '../../errors.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
 import { compiledOrThrow, FailureLog } from '../helper/ottl.js';
@@ -30,23 +30,24 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
     if (group.errorMode === 'ignore') failures.failed(text, message);
   };
   for (const group of groups) {
-    const seen = new Set<Resource | Scope>();
+    // A resource's or scope's statements run once for each one in the batch (a scope of each resource).
+    const seen = new Map<Resource, Set<Scope> | true>();
     for (let i = 0; i < rows.length; i++) {
       const original = rows[i] as R;
-      // A resource's or scope's statements run once for each one in the batch.
-      const owner = group.context === 'resource' ? original.resource : group.context === 'scope' ? original.scope : undefined;
-      if (owner !== undefined) {
-        if (seen.has(owner)) continue;
-        seen.add(owner);
+      if (group.context === 'resource' || group.context === 'scope') {
+        const done = seen.get(original.resource);
+        if (done === true || done?.has(original.scope) === true) continue;
+        if (group.context === 'resource') seen.set(original.resource, true);
+        else if (done === undefined) seen.set(original.resource, new Set([original.scope]));
+        else done.add(original.scope);
       }
       c.row = current[i] as R;
       c.original = original;
       c.drafted = drafted[i] as boolean;
       c.index = i;
       // What an earlier row changed of this one's resource or scope.
-      const resource = copies.resources.get(original.resource);
+      const { resource, scope } = copiesFor(original, copies);
       if (resource !== undefined && c.row.resource !== resource) draft(c).resource = resource;
-      const scope = copies.scopes.get(original.scope);
       if (scope !== undefined && c.row.scope !== scope) draft(c).scope = scope;
       let applies = group.conditions.length === 0;
       for (const condition of group.conditions) {
@@ -74,7 +75,7 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
   }
   if (copies.resources.size === 0 && copies.scopes.size === 0 && !drafted.includes(true)) return rows;
   // Rows done before their resource or scope changed take the new one too.
-  return current.map((row) => withCopies(row, copies));
+  return current.map((row, i) => withCopies(row, rows[i] as R, copies));
 }
 
 export const transformProcessorFactory: ProcessorFactory<typeof transformSchema> = {

@@ -25,7 +25,9 @@ type Compiled<C> = { groups: CompiledGroup<C>[] } | { problems: SettingsProblem[
 
 type Entry = TransformConfig['log_statements'][number];
 
-/** The first field of every path in a value, a condition or a statement. */
+const CONTEXT_NAMES = new Set(['log', 'span', 'spanevent', 'resource', 'scope', 'instrumentation_scope']);
+
+/** The context each path in a value, a condition or a statement names ('' for none). */
 function contextNames(node: Value | Condition | Statement, into: Set<string>): Set<string> {
   if ('editor' in node) {
     for (const arg of node.editor.args) contextNames(arg.value, into);
@@ -33,9 +35,13 @@ function contextNames(node: Value | Condition | Statement, into: Set<string>): S
     return into;
   }
   switch (node.kind) {
-    case 'path':
-      if (node.fields.length > 1) into.add((node.fields[0] as { name: string }).name);
+    case 'path': {
+      // A path that names no context is the row's own (''), as written in a group with a context; project is every context's.
+      const first = (node.fields[0] as { name: string }).name;
+      if (node.fields.length > 1 && CONTEXT_NAMES.has(first)) into.add(first);
+      else if (first !== 'project') into.add('');
       break;
+    }
     case 'converter':
       for (const arg of node.call.args) contextNames(arg.value, into);
       break;
@@ -64,10 +70,10 @@ function contextNames(node: Value | Condition | Statement, into: Set<string>): S
   return into;
 }
 
-/** The context the Collector infers: the lowest one a path names; the row's own when none is named. */
+/** The context the Collector infers: the lowest one a path names; the row's own for a path that names none. */
 function inferred(names: Set<string>, row: string): string {
   if (names.has('spanevent')) return 'spanevent';
-  if (names.has(row)) return row;
+  if (names.has(row) || names.has('')) return row;
   if (names.has('scope') || names.has('instrumentation_scope')) return 'scope';
   if (names.has('resource')) return 'resource';
   return row;

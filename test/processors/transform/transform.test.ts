@@ -52,6 +52,7 @@ describe('the transform processor', () => {
     ]);
     expect((out?.rows as LogRow[]).map((r) => [r.severityText, r.severityNumber])).toEqual([['INFO', 9], ['WARN', 13], ['INFO', 9]]);
     expect(attributesOf(batch)).toEqual([0, 1, 2].map((i) => ({ a: `a${i}`, b: BigInt(i), secret: 'password=hunter2 token=abc' })));
+    expect((batch.rows as LogRow[]).map((r) => [r.severityText, r.severityNumber, r.body])).toEqual([0, 1, 2].map((i) => ['INFO', 9, `order ${i} placed`]));
   });
 
   it('never lets a map a statement set elsewhere change with a later statement (maps are changed in place only where nothing else holds them)', async () => {
@@ -81,6 +82,58 @@ describe('the transform processor', () => {
     expect({ ...rows[0]?.resource.attributes }).toEqual({ 'service.name': 'checkout', 'host.name': 'web-1', k: 'a1', z: 'late' });
   });
 
+  it('puts a copy of a map the statements made into a literal, so that no map holds itself or changes elsewhere later', async () => {
+    const { out, batch } = await run(`log_statements:
+  - set(log.attributes["a"], "x")
+  - 'set(log.attributes["m"], {"inner": log.attributes})'
+  - set(resource.attributes["snap"], [log.attributes])
+  - set(log.attributes["z"], 1)`);
+    const row = (out?.rows as LogRow[])[2] as LogRow;
+    const inner = (row.attributes['m'] as Record<string, AnyValue>)['inner'] as Record<string, AnyValue>;
+    expect(inner).not.toBe(row.attributes);
+    expect(Object.keys(inner)).toEqual(['a', 'b', 'secret']);
+    expect(Object.keys((row.resource.attributes['snap'] as unknown as Record<string, AnyValue>[])[0] ?? {})).toEqual(['a', 'b', 'secret', 'm']);
+    expect((batch.rows as LogRow[])[2]?.resource.attributes['snap']).toBeUndefined();
+  });
+
+  it('changes a map under a key in a copy, so that a copy of its parent set elsewhere keeps what it had', async () => {
+    const nested = (i: number): LogRow => ({ ...logRow(i, resource('checkout')), attributes: attrs({ http: attrs({ a: 1n, b: 2n, c: 3n }) }) });
+    const { out } = await run(
+      `log_statements:
+  - delete_key(log.attributes["http"], "a")
+  - set(log.attributes["copy"], log.attributes)
+  - delete_key(log.attributes["http"], "b")
+  - truncate_all(log.attributes["http"], 0)`,
+      batchOf('logs', 'shop', RECEIVED, [nested(0)]),
+    );
+    const row = (out?.rows as LogRow[])[0] as LogRow;
+    expect(Object.keys(row.attributes['http'] as object)).toEqual(['c']);
+    expect(Object.keys((row.attributes['copy'] as Record<string, AnyValue>)['http'] as object)).toEqual(['b', 'c']);
+  });
+
+  it('runs a scope\'s statements once for each resource that has it, and changes it for that resource only', async () => {
+    const shared = { ...logRow(0).scope };
+    const rowOf = (i: number, service: string): LogRow => ({ ...logRow(i, resource(service)), scope: shared });
+    const { out } = await run(
+      `log_statements:
+  - context: scope
+    statements: ['set(attributes["service"], resource.attributes["service.name"])']`,
+      batchOf('logs', 'shop', RECEIVED, [rowOf(0, 'checkout'), rowOf(1, 'billing'), rowOf(2, 'checkout')]),
+    );
+    expect((out?.rows as LogRow[]).map((r) => r.scope.attributes['service'])).toEqual(['checkout', 'billing', 'checkout']);
+    expect(shared.attributes['service']).toBeUndefined();
+  });
+
+  it('wraps integers into 32-bit fields as Go converts them, takes an all-zero id as none, and cannot set trace_state by key', async () => {
+    const { out } = await run(`log_statements:
+  - set(log.dropped_attributes_count, -1)
+  - set(log.severity_number, 4294967297)
+  - set(log.trace_id.string, "00000000000000000000000000000000")`);
+    expect((out?.rows as LogRow[]).map((r) => [r.droppedAttributesCount, r.severityNumber, r.traceId])[0]).toEqual([4294967295, 1, '']);
+    expect(problems(`trace_statements: ['set(span.trace_state["k"], "v")']`)).toEqual(['processors.transform.trace_statements[0]: "set(span.trace_state[\\"k\\"], \\"v\\")", column 5: span.trace_state["k"] cannot be set in the span context']);
+    expect(problems('metric_statements: []')).toEqual([]);
+  });
+
   it('hands on the batch itself when no statement changes a row', async () => {
     const { out, batch } = await run(`log_statements: ['set(log.attributes["a"], "z") where log.attributes["a"] == "none"']`);
     expect(out).toBe(batch);
@@ -100,16 +153,19 @@ describe('the transform processor', () => {
     expect((batch.rows as LogRow[]).map((r) => r.resource.attributes['env'])).toEqual([undefined, undefined, undefined]);
   });
 
-  it('infers the context from the paths: resource alone, then log; a row changed after its resource did keeps the new resource', async () => {
+  it('infers the context from the paths: resource alone runs once per resource, a log path or one without a context\'s name on each row', async () => {
     const { out } = await run(`log_statements:
+  - set(resource.attributes["count"], Len(resource.attributes))
   - set(resource.attributes["team"], "payments") where resource.attributes["service.name"] == "billing"
-  - set(log.attributes["team"], resource.attributes["team"])`);
+  - set(log.attributes["team"], resource.attributes["team"])
+  - set(attributes["owner"], "ops") where resource.attributes["service.name"] == "checkout"`);
     const rows = out?.rows as LogRow[];
-    expect(rows.map((r) => [r.resource.attributes['team'], r.attributes['team']])).toEqual([
-      [undefined, undefined],
-      [undefined, undefined],
-      ['payments', 'payments'],
+    expect(rows.map((r) => [r.resource.attributes['count'], r.resource.attributes['team'], r.attributes['team'], r.attributes['owner']])).toEqual([
+      [2n, undefined, undefined, 'ops'],
+      [2n, undefined, undefined, 'ops'],
+      [2n, 'payments', 'payments', undefined],
     ]);
+    expect(rows.map((r) => r.resource.attributes['owner'])).toEqual([undefined, undefined, undefined]);
   });
 
   it('runs a group\'s statements only on rows one of its conditions holds for', async () => {
@@ -132,13 +188,15 @@ describe('the transform processor', () => {
     expect(attributesOf(cut.out)[0]).toEqual({ a: 'a0', b: 0n, secret: 'password' });
   });
 
-  it('error_mode ignore goes on with the next statement and logs once; propagate refuses the batch for good', async () => {
-    const ignored = await run(`log_statements:
+  it('error_mode ignore goes on with the next statement and logs once; propagate (the default) refuses the batch for good', async () => {
+    const ignored = await run(`error_mode: ignore
+log_statements:
   - set(log.attributes["x"], ToLowerCase(log.attributes["b"]))
   - set(log.attributes["after"], true)`);
     expect(attributesOf(ignored.out).map((a) => a['after'])).toEqual([true, true, true]);
     expect(ignored.lines.filter((l) => l['msg'] === 'A transform statement failed on some rows; they went on without it (error_mode: ignore)').map((l) => l['failures'])).toEqual([3]);
-    const { service, push, last } = pipeline(`error_mode: propagate\nlog_statements: ['set(log.attributes["x"], ToLowerCase(log.attributes["b"]))']`);
+    // propagate is the default, as the Collector's.
+    const { service, push, last } = pipeline(`log_statements: ['set(log.attributes["x"], ToLowerCase(log.attributes["b"]))']`);
     await service.start();
     await expect(push(logs())).rejects.toThrow(PermanentError);
     await expect(push(logs())).rejects.toThrow('transform transform: "set(log.attributes[\\"x\\"], ToLowerCase(log.attributes[\\"b\\"]))" failed on a row: ToLowerCase: expected string but got int64');
