@@ -6,9 +6,11 @@ import { otlpExporterFactory } from './exporters/otlp/factory.js';
 import { otlpHttpExporterFactory, otlphttpExporterFactory } from './exporters/otlp_http/factory.js';
 import { prometheusRemoteWriteExporterFactory } from './exporters/prometheusremotewrite/factory.js';
 import { storeExporterFactory } from './exporters/store/factory.js';
+import { attributesProcessorFactory } from './processors/attributes/factory.js';
 import { batchProcessorFactory } from './processors/batch/factory.js';
 import { filterProcessorFactory } from './processors/filter/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
+import { resourceProcessorFactory } from './processors/resource/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
 import { transformProcessorFactory } from './processors/transform/factory.js';
 import { apiKeyAuthExtensionFactory } from './extensions/apikeyauth/factory.js';
@@ -24,9 +26,11 @@ export function builtinRegistry(): Registry {
     ingestReceiverFactory,
     nopReceiverFactory,
     otlpReceiverFactory,
+    attributesProcessorFactory,
     batchProcessorFactory,
     filterProcessorFactory,
     memoryLimiterProcessorFactory,
+    resourceProcessorFactory,
     spanProcessorFactory,
     transformProcessorFactory,
     debugExporterFactory,

@@ -16,8 +16,6 @@ const COLLECTOR_ONLY: Record<Kind, Readonly<Record<string, string>>> = {
     fluentforward: 'send OTLP instead (Fluent Bit has an opentelemetry output): use the otlp receiver',
   },
   processor: {
-    attributes: `${NOT_YET}; remove it to run the rest of the pipeline`,
-    resource: `${NOT_YET}; remove it to run the rest of the pipeline`,
     probabilistic_sampler: `${NOT_YET}; remove it to run the rest of the pipeline`,
     tail_sampling: `${NOT_YET}; remove it to run the rest of the pipeline`,
     redaction: `${NOT_YET}; remove it to run the rest of the pipeline`,

@@ -51,9 +51,11 @@ describe('otelgate CLI', () => {
       ['otlp', all('Alpha')],
     ]);
     expect(summary('processors')).toEqual([
+      ['attributes', all('Alpha')],
       ['batch', all('Alpha')],
       ['filter', { logs: 'Alpha', traces: 'Alpha' }],
       ['memory_limiter', all('Beta')],
+      ['resource', all('Alpha')],
       ['span', { traces: 'Alpha' }],
       ['transform', { logs: 'Alpha', traces: 'Alpha' }],
     ]);

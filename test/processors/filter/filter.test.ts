@@ -1,16 +1,13 @@
 // The filter processor on batches pushed in process: which rows go on, what each error_mode does
 // with a condition that cannot be evaluated, that a batch left empty goes no further, and the
 // settings problems a Collector config meets (with the condition, its column and the fix).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { PermanentError } from '../../../src/errors.js';
 import type { LogRow } from '../../../src/model/logs.js';
 import { consumeContext } from '../../../src/runtime/component.js';
+import { readmeExample } from '../../helpers/processed.js';
 import { processorPipeline, processorProblems } from '../../helpers/processors.js';
 import { batchOf } from '../../../src/model/batch.js';
-import { ROOT } from '../../helpers/cli.js';
 import type { SpanRow } from '../../../src/model/traces.js';
 import { attrs, logBatch, logRow, RECEIVED, spanBatch } from '../../helpers/rows.js';
 
@@ -83,9 +80,7 @@ describe('the filter processor', () => {
   });
 
   it('does what the example in its README says', async () => {
-    const readme = readFileSync(join(ROOT, 'src', 'processors', 'filter', 'README.md'), 'utf8');
-    const example = parse(/```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '') as { processors: Record<string, unknown> };
-    const { service, taken, rec } = pipeline(JSON.stringify(example.processors['filter/noise']));
+    const { service, taken, rec } = pipeline(readmeExample('filter', 'filter/noise'));
     await service.start();
     const row = (body: string, severityNumber: number, attributes = {}): LogRow => ({ ...logRow(0), body, severityNumber, attributes: attrs(attributes) });
     const rows = [

@@ -2,44 +2,27 @@
 // and a second pipeline fed by the same receiver without it: the first store holds exactly what
 // the conditions leave, the second exactly what was sent. The client is answered as if nothing
 // had been dropped, and the drops are counted.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
 import { sample } from '../../helpers/forwarder.js';
 import { startGateway, type Gateway } from '../../helpers/gateway.js';
+import { ALL, postJson, processedAndRaw, storedRaw } from '../../helpers/processed.js';
 
-const config = (keysFile: string): string => `
-extensions:
-  apikeyauth: {keys_file: ${keysFile}}
-receivers:
-  ingest:
-    endpoint: 127.0.0.1:0
-    auth: {authenticator: apikeyauth}
-    read_api: {store: store/filtered}
-processors:
-  filter/noise:
-    error_mode: ignore
-    logs:
-      log_record:
-        - 'attributes["http.route"] == "/health"'
-        - 'severity_number < SEVERITY_NUMBER_INFO and severity_number != SEVERITY_NUMBER_UNSPECIFIED'
-        - 'project == "blog" and IsMatch(body, "^debug:")'
-        - 'attributes["user"] != nil and ToLowerCase(attributes["user"]) == "bot"'
-    traces:
-      span: ['attributes["http.route"] == "/health"']
-      spanevent: ['name == "cache lookup"']
-exporters:
-  store/filtered: {path: ${join(keysFile, '..', 'filtered.db')}}
-  store/all: {path: ${join(keysFile, '..', 'all.db')}}
-service:
-  extensions: [apikeyauth]
-  telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}
-  pipelines:
-    logs/filtered: {receivers: [ingest], processors: [filter/noise], exporters: [store/filtered]}
-    logs/all: {receivers: [ingest], exporters: [store/all]}
-    traces/filtered: {receivers: [ingest], processors: [filter/noise], exporters: [store/filtered]}
-    traces/all: {receivers: [ingest], exporters: [store/all]}
-`;
+const config = processedAndRaw(
+  `filter/noise:
+  error_mode: ignore
+  logs:
+    log_record:
+      - 'attributes["http.route"] == "/health"'
+      - 'severity_number < SEVERITY_NUMBER_INFO and severity_number != SEVERITY_NUMBER_UNSPECIFIED'
+      - 'project == "blog" and IsMatch(body, "^debug:")'
+      - 'attributes["user"] != nil and ToLowerCase(attributes["user"]) == "bot"'
+  traces:
+    span: ['attributes["http.route"] == "/health"']
+    spanevent: ['name == "cache lookup"']`,
+  ['filter/noise'],
+  ['logs', 'traces'],
+  'telemetry: {metrics: {readers: [{pull: {exporter: {prometheus: {host: 127.0.0.1, port: 0}}}}]}}',
+);
 
 type Log = { body: string; severityNumber?: number; attributes?: Record<string, string | number> };
 
@@ -68,8 +51,6 @@ function otlpJson(logs: Log[]): string {
   return JSON.stringify({ resourceLogs: [{ resource: { attributes: [] }, scopeLogs: [{ scope: {}, logRecords }] }] });
 }
 
-const ALL = { from: '1970-01-01T00:00:00Z', limit: '100' };
-
 /** Spans by name, each with a route and events by name. */
 function otlpSpans(spans: { name: string; route: string; events: string[] }[]): string {
   const t0 = 1_763_800_000_000_000_000n;
@@ -97,12 +78,6 @@ function otlpSpans(spans: { name: string; route: string; events: string[] }[]): 
   });
 }
 
-/** `otelgate query` on the store of every record. */
-function everything(what: 'logs' | 'spans', project: string): Record<string, unknown>[] {
-  const query = runCli(['query', what, '--project', project, '--exporter', 'store/all', '--from', ALL.from, '--config', join(gateway.dir, 'config.yaml')]);
-  expect(query.stderr).toBe('');
-  return query.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 let gateway: Gateway;
 
 beforeAll(async () => {
@@ -116,19 +91,14 @@ afterAll(async () => {
 describe('the filter processor in a pipeline', () => {
   it('stores what its conditions leave, while the other pipeline stores everything; answers {} and counts the drops', async () => {
     for (const [project, logs] of [['shop', SHOP], ['blog', BLOG]] as const) {
-      const response = await fetch(`${gateway.url}/v1/logs`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${gateway.keys[project]}`, 'Content-Type': 'application/json' },
-        body: otlpJson(logs),
-      });
-      expect([response.status, await response.text()]).toEqual([200, '{}']);
+      expect(await postJson(gateway, '/v1/logs', project, otlpJson(logs))).toEqual([200, '{}']);
     }
 
     const filtered = async (project: string): Promise<string[]> => ((await gateway.read('logs', gateway.keys[project], ALL)).body.rows ?? []).map((row) => String(row['body'])).sort();
     expect(await filtered('shop')).toEqual(['GET /cart', 'a user id that is a number', 'debug: shop keeps this', 'no severity']);
     expect(await filtered('blog')).toEqual(['hello']);
 
-    const bodies = (project: string): string[] => everything('logs', project).map((row) => String(row['body'])).sort();
+    const bodies = (project: string): string[] => storedRaw(gateway, 'logs', project).map((row) => String(row['body'])).sort();
     expect(bodies('shop')).toEqual(SHOP.map((log) => log.body).sort());
     expect(bodies('blog')).toEqual(BLOG.map((log) => log.body).sort());
 
@@ -142,23 +112,19 @@ describe('the filter processor in a pipeline', () => {
   });
 
   it('drops the spans and span events its trace conditions match, while the other pipeline stores them all', async () => {
-    const response = await fetch(`${gateway.url}/v1/traces`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${gateway.keys['shop']}`, 'Content-Type': 'application/json' },
-      body: otlpSpans([
-        { name: 'GET /health', route: '/health', events: [] },
-        { name: 'GET /cart', route: '/cart', events: ['cache lookup', 'rendered', 'cache lookup'] },
-        { name: 'POST /orders', route: '/orders', events: ['validated'] },
-      ]),
-    });
-    expect([response.status, await response.text()]).toEqual([200, '{}']);
+    const spans = otlpSpans([
+      { name: 'GET /health', route: '/health', events: [] },
+      { name: 'GET /cart', route: '/cart', events: ['cache lookup', 'rendered', 'cache lookup'] },
+      { name: 'POST /orders', route: '/orders', events: ['validated'] },
+    ]);
+    expect(await postJson(gateway, '/v1/traces', 'shop', spans)).toEqual([200, '{}']);
     const shape = (rows: Record<string, unknown>[]): [string, string[]][] =>
       rows.map((row): [string, string[]] => [String(row['name']), (row['events'] as { name: string }[]).map((e) => e.name)]).sort((a, b) => a[0].localeCompare(b[0]));
     expect(shape((await gateway.read('spans', gateway.keys['shop'], ALL)).body.rows ?? [])).toEqual([
       ['GET /cart', ['rendered']],
       ['POST /orders', ['validated']],
     ]);
-    expect(shape(everything('spans', 'shop'))).toEqual([
+    expect(shape(storedRaw(gateway, 'spans', 'shop'))).toEqual([
       ['GET /cart', ['cache lookup', 'rendered', 'cache lookup']],
       ['GET /health', []],
       ['POST /orders', ['validated']],

@@ -2,17 +2,14 @@
 // in order, where clauses and group conditions, resource and scope contexts (once per resource,
 // one new resource for all its rows), error_mode, context inference, that the batch that came is
 // never changed, that project cannot be set, and the settings problems with their columns.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { PermanentError } from '../../../src/errors.js';
 import { batchOf, type Batch } from '../../../src/model/batch.js';
 import type { AnyValue } from '../../../src/model/anyvalue.js';
 import type { LogRow } from '../../../src/model/logs.js';
 import type { SpanRow } from '../../../src/model/traces.js';
+import { readmeExample } from '../../helpers/processed.js';
 import { processorPipeline, processorProblems } from '../../helpers/processors.js';
-import { ROOT } from '../../helpers/cli.js';
 import { attrs, logRow, RECEIVED, resource, spanBatch } from '../../helpers/rows.js';
 
 const pipeline = (settings: string) => processorPipeline('transform', settings);
@@ -233,9 +230,7 @@ metric_statements: ['set(metric.name, "x")']`)).toEqual([
   });
 
   it('does what the example in its README says', async () => {
-    const readme = readFileSync(join(ROOT, 'src', 'processors', 'transform', 'README.md'), 'utf8');
-    const example = parse(/```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '') as { processors: Record<string, unknown> };
-    const { service, push, last } = pipeline(JSON.stringify(example.processors['transform/tidy']));
+    const { service, push, last } = pipeline(readmeExample('transform', 'transform/tidy'));
     await service.start();
     const billing = resource('billing');
     const failed = { ...logRow(0, billing), severityNumber: 17, body: 'login failed password=hunter2 for ann' };

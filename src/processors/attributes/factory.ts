@@ -1,0 +1,42 @@
+// The attributes processor: applies attribute actions to the attributes of each log record, span
+// and data point that its include/exclude properties choose, as the Collector's. A row whose
+// attributes change goes on as a new row; the batch that came is never changed.
+import { batchOf, type Batch, type RowOf } from '../../model/batch.js';
+import { mapRows } from '../../model/rewrite.js';
+import type { Signal } from '../../model/signal.js';
+import type { ProcessorFactory } from '../../runtime/component.js';
+import { compileActions } from '../helper/actions.js';
+import { compiledOrThrow } from '../helper/ottl.js';
+import { attributesSchema, validateAttributes } from './config.js';
+import { compileMatch, type MatchedRow } from './match.js';
+
+export const attributesProcessorFactory: ProcessorFactory<typeof attributesSchema> = {
+  kind: 'processor',
+  type: 'attributes',
+  description: 'Inserts, updates, deletes, hashes, extracts or converts the attributes of log records, spans and data points (the Collector\'s attributes processor).',
+  stability: { logs: 'alpha', traces: 'alpha', metrics: 'alpha' },
+  schema: attributesSchema,
+  validate: validateAttributes,
+  create(config, _ctx, next) {
+    const apply = compiledOrThrow(compileActions(config.actions, 'actions')).apply;
+    const include = config.include === undefined ? undefined : compiledOrThrow(compileMatch(config.include, 'include')).matches;
+    const exclude = config.exclude === undefined ? undefined : compiledOrThrow(compileMatch(config.exclude, 'exclude')).matches;
+    const chosen = (row: MatchedRow): boolean => (include === undefined || include(row)) && (exclude === undefined || !exclude(row));
+
+    function changed<S extends Signal>(batch: Batch<S>, client: Parameters<typeof apply>[1]): Batch<S> {
+      const before = batch.rows as readonly RowOf<S>[];
+      const rows = mapRows(before, (row) => {
+        if (!chosen({ signal: batch.signal, row } as MatchedRow)) return row;
+        const attributes = apply(row.attributes, client);
+        return attributes === row.attributes ? row : { ...row, attributes };
+      });
+      return rows === before ? batch : batchOf(batch.signal as S, batch.project, batch.receivedUnixNano, rows);
+    }
+
+    return {
+      start: async () => {},
+      shutdown: async () => {},
+      consume: (batch, ctx) => next.consume(changed(batch, ctx.client), ctx),
+    };
+  },
+};

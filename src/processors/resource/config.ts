@@ -1,0 +1,18 @@
+// Settings of the resource processor, the Collector's: a list of attribute actions on the resource.
+import Type, { type Static } from 'typebox';
+import type { SettingsProblem } from '../../runtime/component.js';
+import { actionSchema, compileActions } from '../helper/actions.js';
+
+export const resourceSchema = Type.Object(
+  {
+    attributes: Type.Array(actionSchema, { default: [], description: 'Actions on the resource\'s attributes, in order: insert, update, upsert, delete, hash, extract, convert.' }),
+  },
+  { additionalProperties: false },
+);
+
+export type ResourceConfig = Static<typeof resourceSchema>;
+
+export function validateResource(config: ResourceConfig): SettingsProblem[] {
+  const compiled = compileActions(config.attributes, 'attributes');
+  return 'problems' in compiled ? compiled.problems : [];
+}
