@@ -21,12 +21,13 @@ export const attributesProcessorFactory: ProcessorFactory<typeof attributesSchem
     const apply = compiledOrThrow(compileActions(config.actions, 'actions')).apply;
     const include = config.include === undefined ? undefined : compiledOrThrow(compileMatch(config.include, 'include')).matches;
     const exclude = config.exclude === undefined ? undefined : compiledOrThrow(compileMatch(config.exclude, 'exclude')).matches;
+    const everyRow = include === undefined && exclude === undefined;
     const chosen = (row: MatchedRow): boolean => (include === undefined || include(row)) && (exclude === undefined || !exclude(row));
 
     function changed<S extends Signal>(batch: Batch<S>, client: Parameters<typeof apply>[1]): Batch<S> {
       const before = batch.rows as readonly RowOf<S>[];
       const rows = mapRows(before, (row) => {
-        if (!chosen({ signal: batch.signal, row } as MatchedRow)) return row;
+        if (!everyRow && !chosen({ signal: batch.signal, row } as MatchedRow)) return row;
         const attributes = apply(row.attributes, client);
         return attributes === row.attributes ? row : { ...row, attributes };
       });
