@@ -9,7 +9,7 @@ import { OttlRuntimeError } from '../errors.js';
 import { draft, type Drafting } from './draft.js';
 import { logPaths } from './log.js';
 import { spanPaths } from './span.js';
-import { mergedPaths, pathsUnder, resourceAndScopeSetters, tableContext, type PathTable } from './table.js';
+import { mergedPaths, pathsUnder, resourceAndScopeSetters, tableContext, uint32, type PathTable } from './table.js';
 
 export type LogDraft = Drafting<LogRow>;
 export type SpanDraft = Drafting<SpanRow>;
@@ -24,8 +24,6 @@ const ofType =
   };
 
 const text = (v: AnyValue): string | undefined => (typeof v === 'string' ? v : undefined);
-/** An int64 into a uint32 field (counts, flags), wrapped as Go's uint32() conversion wraps it. */
-const uint32 = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : undefined);
 /** An int64 into an int32 field (enums: severity, kind, status code), wrapped as Go's int32() conversion. */
 const int32 = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asIntN(32, v)) : undefined);
 const nanos = (v: AnyValue): bigint | undefined => (typeof v === 'bigint' ? v : undefined);

@@ -3,10 +3,9 @@
 // names first (`resource.`, `instrumentation_scope.`, `span.`, ...) or, naming none, by the
 // context's own name, as the Collector's contexts read paths with and without their prefix.
 import type { Resource, Scope } from '../../model/resource.js';
-import type { AnyValue } from '../../model/anyvalue.js';
 import type { Key, PathField } from '../ast.js';
 import { indexed, pathText, type Getter, type OttlContext, type Setter } from '../compile.js';
-import { isAttributes } from '../../model/anyvalue.js';
+import { isAttributes, type AnyValue } from '../../model/anyvalue.js';
 import { draftResource, draftScope, setOwned, type Drafting } from './draft.js';
 import { OttlError } from '../errors.js';
 
@@ -37,6 +36,9 @@ export function resourceAndScopePaths<C>(resource: (c: C) => Resource, scope: (c
   };
 }
 
+/** An int64 into a uint32 field (counts, flags), wrapped as Go's uint32() conversion wraps it. */
+export const uint32 = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : undefined);
+
 /** Setters of the resource's and scope's paths, for rows being transformed (the batch's one new resource or scope per original). */
 export function resourceAndScopeSetters<R extends { readonly resource: Resource; readonly scope: Scope }>(): Record<string, Setter<Drafting<R>>> {
   return {
@@ -44,7 +46,8 @@ export function resourceAndScopeSetters<R extends { readonly resource: Resource;
       if (v !== null && isAttributes(v)) draftResource(c).attributes = v;
     },
     'resource.dropped_attributes_count': (c, v) => {
-      if (typeof v === 'bigint') draftResource(c).droppedAttributesCount = Number(BigInt.asUintN(32, v));
+      const count = uint32(v);
+      if (count !== undefined) draftResource(c).droppedAttributesCount = count;
     },
     'scope.attributes': (c, v) => {
       if (v !== null && isAttributes(v)) draftScope(c).attributes = v;
@@ -56,7 +59,8 @@ export function resourceAndScopeSetters<R extends { readonly resource: Resource;
       if (typeof v === 'string') draftScope(c).version = v;
     },
     'scope.dropped_attributes_count': (c, v) => {
-      if (typeof v === 'bigint') draftScope(c).droppedAttributesCount = Number(BigInt.asUintN(32, v));
+      const count = uint32(v);
+      if (count !== undefined) draftScope(c).droppedAttributesCount = count;
     },
   };
 }

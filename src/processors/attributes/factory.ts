@@ -1,8 +1,8 @@
 // The attributes processor: applies attribute actions to the attributes of each log record, span
 // and data point that its include/exclude properties choose, as the Collector's. A row whose
 // attributes change goes on as a new row; the batch that came is never changed.
-import { batchOf, type Batch, type RowOf } from '../../model/batch.js';
-import { mapRows } from '../../model/rewrite.js';
+import type { Batch, RowOf } from '../../model/batch.js';
+import { mapRows, withRows } from '../../model/rewrite.js';
 import type { Signal } from '../../model/signal.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
 import { compileActions } from '../helper/actions.js';
@@ -31,7 +31,7 @@ export const attributesProcessorFactory: ProcessorFactory<typeof attributesSchem
         const attributes = apply(row.attributes, client);
         return attributes === row.attributes ? row : { ...row, attributes };
       });
-      return rows === before ? batch : batchOf(batch.signal as S, batch.project, batch.receivedUnixNano, rows);
+      return withRows(batch, rows);
     }
 
     return {

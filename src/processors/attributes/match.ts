@@ -8,17 +8,12 @@ import type { SpanRow } from '../../model/traces.js';
 import { safeRegex, UnsafeRegexError } from '../../ottl/regex.js';
 import { anyValueText, sameValue } from '../../ottl/values.js';
 import type { SettingsProblem } from '../../runtime/component.js';
+import { fromConfig } from '../helper/actions.js';
 import type { MatchSettings } from './config.js';
 
 export type MatchedRow = { signal: 'logs'; row: LogRow } | { signal: 'traces'; row: SpanRow } | { signal: 'metrics'; row: DataPointRow };
 
 type Test = (row: MatchedRow) => boolean;
-
-/** A config value as a row holds it: whole numbers are int64 (as the Collector reads YAML). */
-function configValue(value: unknown): AnyValue {
-  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-  return value as AnyValue;
-}
 
 export function compileMatch(settings: MatchSettings, side: string): { matches: Test } | { problems: SettingsProblem[] } {
   const problems: SettingsProblem[] = [];
@@ -57,7 +52,7 @@ export function compileMatch(settings: MatchSettings, side: string): { matches: 
           return typeof v === 'string' && test !== undefined && test(v);
         };
       }
-      const expected = configValue(value);
+      const expected = fromConfig(value);
       return (attributes: Attributes) => Object.hasOwn(attributes, key) && sameValue(attributes[key] as AnyValue, expected);
     });
     return (attributes) => tests.every((t) => t(attributes));

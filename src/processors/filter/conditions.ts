@@ -1,9 +1,9 @@
 // The filter processor's conditions, each compiled once from OTTL into a predicate over a row in
 // its context; a condition that does not compile is a settings problem naming it and its column.
 import { compileCondition, type OttlContext, type Predicate } from '../../ottl/compile.js';
-import { OttlError } from '../../ottl/errors.js';
 import { parseCondition } from '../../ottl/parser.js';
 import type { SettingsProblem } from '../../runtime/component.js';
+import { compiledAt } from '../helper/ottl.js';
 
 export interface CompiledCondition<C> {
   text: string;
@@ -15,12 +15,8 @@ export function compileConditions<C>(texts: readonly string[], context: OttlCont
   const conditions: CompiledCondition<C>[] = [];
   const problems: SettingsProblem[] = [];
   texts.forEach((text, i) => {
-    try {
-      conditions.push({ text, matches: compileCondition(parseCondition(text), context) });
-    } catch (error) {
-      if (!(error instanceof OttlError)) throw error;
-      problems.push({ path: [...path, i], message: `${JSON.stringify(text)}, ${error.message}` });
-    }
+    const matches = compiledAt(text, [...path, i], problems, () => compileCondition(parseCondition(text), context));
+    if (matches !== undefined) conditions.push({ text, matches });
   });
   return problems.length > 0 ? { problems } : { conditions };
 }

@@ -1,9 +1,8 @@
 // The filter processor: drops the log records, spans and span events that match any of its OTTL
 // conditions, as the Collector's. Dropped rows are counted, not refused: the client is answered as
 // if they had been kept. A batch left empty goes no further.
-import { batchOf } from '../../model/batch.js';
 import type { LogRow } from '../../model/logs.js';
-import { keepRows } from '../../model/rewrite.js';
+import { keepRows, withRows } from '../../model/rewrite.js';
 import type { SpanEvent, SpanRow } from '../../model/traces.js';
 import type { LogContext } from '../../ottl/contexts/log.js';
 import type { SpanEventContext } from '../../ottl/contexts/span.js';
@@ -86,13 +85,9 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
       consume(batch, consumeCtx) {
         let out: typeof batch;
         try {
-          if (batch.signal === 'logs') {
-            const kept = logs(batch.rows, batch.project);
-            out = kept === batch.rows ? batch : batchOf('logs', batch.project, batch.receivedUnixNano, kept);
-          } else if (batch.signal === 'traces') {
-            const kept = spans(batch.rows, batch.project);
-            out = kept === batch.rows ? batch : batchOf('traces', batch.project, batch.receivedUnixNano, kept);
-          } else out = batch;
+          if (batch.signal === 'logs') out = withRows(batch, logs(batch.rows, batch.project));
+          else if (batch.signal === 'traces') out = withRows(batch, spans(batch.rows, batch.project));
+          else out = batch;
         } catch (error) {
           if (error instanceof PermanentError) return Promise.reject(error);
           throw error;

@@ -31,7 +31,7 @@ export type ActionSettings = Static<typeof actionSchema>;
 type Apply = (read: Attributes, write: () => MutableAttributes, client: ClientInfo) => void;
 
 /** A value from a config (YAML): whole numbers are int64, as the Collector's FromRaw reads them. */
-function fromConfig(value: unknown): AnyValue {
+export function fromConfig(value: unknown): AnyValue {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
   if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
   if (Array.isArray(value)) return value.map(fromConfig);

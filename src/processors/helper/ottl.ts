@@ -1,6 +1,7 @@
 // What the OTTL processors (filter, transform) share: their compiled settings, and the warning
 // error_mode ignore gives about conditions or statements that failed on rows.
 import { ConfigError } from '../../errors.js';
+import { OttlError } from '../../ottl/errors.js';
 import type { ComponentContext, SettingsProblem } from '../../runtime/component.js';
 
 /** ignore's warning comes at most this often. */
@@ -15,6 +16,20 @@ export function compiledOrThrow<T>(compiled: T | { problems: SettingsProblem[] }
     throw new ConfigError(compiled.problems.map((p) => ({ severity: 'error', path: p.path.join('.'), message: p.message })));
   }
   return compiled;
+}
+
+/**
+ * `make(text)`, or undefined with a settings problem at `path` naming the statement or condition
+ * and its column when it does not parse or compile.
+ */
+export function compiledAt<T>(text: string, path: readonly (string | number)[], problems: SettingsProblem[], make: (text: string) => T): T | undefined {
+  try {
+    return make(text);
+  } catch (error) {
+    if (!(error instanceof OttlError)) throw error;
+    problems.push({ path: [...path], message: `${JSON.stringify(text)}, ${error.message}` });
+    return undefined;
+  }
 }
 
 /** error_mode ignore's warning: the failures since the last one, and the first of them. */

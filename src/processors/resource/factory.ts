@@ -1,10 +1,10 @@
 // The resource processor: applies attribute actions to each resource of a batch, as the
 // Collector's. A resource is one object for all the rows under it, so it is changed once per
 // batch into one new resource that those rows share (src/model/rewrite.ts), never in place.
-import { batchOf, type Batch, type RowOf } from '../../model/batch.js';
+import type { Batch, RowOf } from '../../model/batch.js';
 import type { Signal } from '../../model/signal.js';
 import type { Resource } from '../../model/resource.js';
-import { mapRows, sharedRewrite } from '../../model/rewrite.js';
+import { mapRows, sharedRewrite, withRows } from '../../model/rewrite.js';
 import type { ClientInfo, ProcessorFactory } from '../../runtime/component.js';
 import { compileActions, type AttributesChange } from '../helper/actions.js';
 import { compiledOrThrow } from '../helper/ottl.js';
@@ -18,7 +18,7 @@ function withResources<S extends Signal>(batch: Batch<S>, change: (resource: Res
     const resource = rewrite(row.resource);
     return resource === row.resource ? row : { ...row, resource };
   });
-  return rows === before ? batch : batchOf(batch.signal as S, batch.project, batch.receivedUnixNano, rows);
+  return withRows(batch, rows);
 }
 
 export const resourceProcessorFactory: ProcessorFactory<typeof resourceSchema> = {

@@ -2,7 +2,7 @@
 // Collector's, group after group. Rows are never changed in place: a row a statement changes is a
 // new one, and a resource or scope changed is one new object for all the rows that had it, so the
 // batch another pipeline holds stays as it came.
-import { batchOf } from '../../model/batch.js';
+import { withRows } from '../../model/rewrite.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanRow } from '../../model/traces.js';
@@ -96,13 +96,8 @@ export const transformProcessorFactory: ProcessorFactory<typeof transformSchema>
       consume(batch, consumeCtx) {
         let out: typeof batch = batch;
         try {
-          if (batch.signal === 'logs' && logs.length > 0 && batch.rows.length > 0) {
-            const rows = transformed(batch.rows, batch.project, logs, failures, ctx.id);
-            if (rows !== batch.rows) out = batchOf('logs', batch.project, batch.receivedUnixNano, rows);
-          } else if (batch.signal === 'traces' && traces.length > 0 && batch.rows.length > 0) {
-            const rows = transformed(batch.rows, batch.project, traces, failures, ctx.id);
-            if (rows !== batch.rows) out = batchOf('traces', batch.project, batch.receivedUnixNano, rows);
-          }
+          if (batch.signal === 'logs' && logs.length > 0 && batch.rows.length > 0) out = withRows(batch, transformed(batch.rows, batch.project, logs, failures, ctx.id));
+          else if (batch.signal === 'traces' && traces.length > 0 && batch.rows.length > 0) out = withRows(batch, transformed(batch.rows, batch.project, traces, failures, ctx.id));
         } catch (error) {
           if (error instanceof PermanentError) return Promise.reject(error);
           throw error;

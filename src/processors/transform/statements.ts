@@ -5,9 +5,9 @@ import type { Condition, Statement, Value } from '../../ottl/ast.js';
 import { compileCondition, compileStatement, type Predicate } from '../../ottl/compile.js';
 import type { Action } from '../../ottl/editors.js';
 import { logStatementContexts, spanStatementContexts, type LogDraft, type SpanDraft, type StatementContexts } from '../../ottl/contexts/setters.js';
-import { OttlError } from '../../ottl/errors.js';
 import { parseCondition, parseStatement } from '../../ottl/parser.js';
 import type { SettingsProblem } from '../../runtime/component.js';
+import { compiledAt } from '../helper/ottl.js';
 import type { ERROR_MODES } from '../filter/config.js';
 import type { TransformConfig } from './config.js';
 
@@ -86,15 +86,7 @@ function compileGroups<C>(entries: readonly Entry[], contexts: StatementContexts
     const texts = typeof entry === 'string' ? [entry] : entry.statements;
     const conditionTexts = typeof entry === 'string' ? [] : (entry.conditions ?? []);
     const where = (kind: 'statements' | 'conditions', j: number): (string | number)[] => (typeof entry === 'string' ? [key, i] : [key, i, kind, j]);
-    const parse = <T>(text: string, at: (string | number)[], read: (t: string) => T): T | undefined => {
-      try {
-        return read(text);
-      } catch (error) {
-        if (!(error instanceof OttlError)) throw error;
-        problems.push({ path: at, message: `${JSON.stringify(text)}, ${error.message}` });
-        return undefined;
-      }
-    };
+    const parse = <T>(text: string, at: (string | number)[], read: (t: string) => T): T | undefined => compiledAt(text, at, problems, read);
     const statements = texts.map((text, j) => parse(text, where('statements', j), parseStatement));
     const conditions = conditionTexts.map((text, j) => parse(text, where('conditions', j), parseCondition));
     if (statements.includes(undefined) || conditions.includes(undefined)) return;
