@@ -110,6 +110,11 @@ const processed = (processors) => (dir, workers) =>
   `      - 'set(log.attributes["deployment.environment"], "prod")'\n` +
   `      - 'replace_pattern(log.attributes["url.path"], "/[0-9]+$", "/{id}")'\n` +
   `      - 'delete_key(log.attributes, "duration_ms")'\n` +
+  // The redaction README's example values: card numbers, e-mail addresses, bearer tokens.
+  `  redaction:\n    allow_all_keys: true\n    blocked_values:\n` +
+  `      - '\\b(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|3[47][0-9]{13})\\b'\n` +
+  `      - '\\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}\\b'\n` +
+  `      - '[Bb]earer [A-Za-z0-9._~+/=-]+'\n` +
   `service:\n  workers: ${workers}\n  extensions: [apikeyauth]\n  pipelines:\n    logs: {receivers: [ingest], processors: [${processors.join(', ')}], exporters: [nop]}\n`;
 
 const PIPELINES = {
@@ -119,6 +124,8 @@ const PIPELINES = {
   // Issue 16's chain: the same filter, an attributes processor of two actions and a transform of three
   // statements, each changing every record (new rows, copy on write).
   'filter attributes transform': { config: processed(['filter', 'attributes', 'transform']), vsNop: true, workloads: ['logs protobuf'] },
+  // Issue 16's redaction: three blocked_values on every string value of every record (none matches).
+  redaction: { config: processed(['redaction']), vsNop: true, workloads: ['logs protobuf'] },
   store: { config: only('store', (dir) => `{path: ${join(dir, 'bench.db')}}`), store: true },
   default: { config: shipped, store: true, workloads: ['logs protobuf'] },
   'nop grpc': { config: grpcNop, grpc: true, workloads: ['logs protobuf'] },
@@ -636,6 +643,10 @@ targets.push(
   [
     'OTLP logs protobuf → filter (3 conditions) → attributes (2 actions) → transform (3 statements), every record changed → nop: ≥ 75 % of the same load → nop (and filter alone, for reference)',
     `${verdict(w0.pipelines['filter attributes transform'].nopRatios, (x) => x >= 0.75)}: ${spread(w0.pipelines['filter attributes transform'].nopRatios, share)}, ${k(w0.pipelines['filter attributes transform'].recordsPerSecond)} rec/s, ${w0.pipelines['filter attributes transform'].cpuPerMillion.toFixed(2)} s CPU per M records; filter alone ${spread(w0.pipelines.filter.nopRatios, share)} (nop: ${w0.pipelines.nop.cpuPerMillion.toFixed(2)} s CPU per M records)`,
+  ],
+  [
+    'OTLP logs protobuf → redaction (3 blocked_values, every key allowed) → nop: ≥ 60 % of the same load → nop',
+    `${verdict(w0.pipelines.redaction.nopRatios, (x) => x >= 0.6)}: ${spread(w0.pipelines.redaction.nopRatios, share)}, ${k(w0.pipelines.redaction.recordsPerSecond)} rec/s, ${w0.pipelines.redaction.cpuPerMillion.toFixed(2)} s CPU per M records`,
   ],
   [
     'OTLP logs protobuf → loki (queue on disk) → sink: records/s delivered ≥ 50 % of the same load → nop',

@@ -10,6 +10,7 @@ import { attributesProcessorFactory } from './processors/attributes/factory.js';
 import { batchProcessorFactory } from './processors/batch/factory.js';
 import { filterProcessorFactory } from './processors/filter/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
+import { redactionProcessorFactory } from './processors/redaction/factory.js';
 import { resourceProcessorFactory } from './processors/resource/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
 import { transformProcessorFactory } from './processors/transform/factory.js';
@@ -30,6 +31,7 @@ export function builtinRegistry(): Registry {
     batchProcessorFactory,
     filterProcessorFactory,
     memoryLimiterProcessorFactory,
+    redactionProcessorFactory,
     resourceProcessorFactory,
     spanProcessorFactory,
     transformProcessorFactory,

@@ -18,7 +18,6 @@ const COLLECTOR_ONLY: Record<Kind, Readonly<Record<string, string>>> = {
   processor: {
     probabilistic_sampler: `${NOT_YET}; remove it to run the rest of the pipeline`,
     tail_sampling: `${NOT_YET}; remove it to run the rest of the pipeline`,
-    redaction: `${NOT_YET}; remove it to run the rest of the pipeline`,
     k8sattributes: 'otelgate does not ask Kubernetes; run it in a Collector agent in front of otelgate',
     resourcedetection: 'otelgate does not detect resources; run it in a Collector agent in front of otelgate',
   },

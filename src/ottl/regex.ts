@@ -16,6 +16,8 @@ const { types } = ret;
 
 export class UnsafeRegexError extends Error {}
 
+const LOOKAROUNDS = (pattern: string) => `${JSON.stringify(pattern)}: lookarounds are not RE2 syntax, which the Collector's regular expressions are`;
+
 const LEADING_FLAGS = /^\(\?([ims]+)\)/;
 
 /** RE2's escapes that JavaScript reads otherwise, without the u flag: refused, never silently changed. */
@@ -26,6 +28,8 @@ function translated(pattern: string, source: string): string {
   let out = '';
   for (let i = 0; i < source.length; i++) {
     const c = source[i] as string;
+    // ret reads lookbehinds as badly named groups; say what they are.
+    if (c === '(' && (source.startsWith('(?<=', i) || source.startsWith('(?<!', i))) throw new UnsafeRegexError(LOOKAROUNDS(pattern));
     if (c === '[' && source.startsWith('[[:', i)) throw new UnsafeRegexError(`${JSON.stringify(pattern)}: POSIX classes such as [[:alpha:]] are not supported; write the class out, as [a-zA-Z]`);
     if (c !== '\\') {
       out += c;
@@ -45,7 +49,7 @@ function nesting(pattern: string, token: Root | Tokens): number {
     case types.ROOT:
     case types.GROUP: {
       if ('followedBy' in token && (token.followedBy === true || token.notFollowedBy === true)) {
-        throw new UnsafeRegexError(`${JSON.stringify(pattern)}: lookarounds are not RE2 syntax, which the Collector's regular expressions are`);
+        throw new UnsafeRegexError(LOOKAROUNDS(pattern));
       }
       const branches = token.options ?? [token.stack ?? []];
       return Math.max(0, ...branches.flat().map((child) => nesting(pattern, child)));
@@ -87,4 +91,28 @@ export function safeRegex(pattern: string, extraFlags = ''): RegExp {
     throw new UnsafeRegexError(`${JSON.stringify(pattern)} could take exponential time on some input (a repetition without an upper bound inside another, such as (a+)+); write it without the nesting`);
   }
   return regex;
+}
+
+/**
+ * `text` with every match of `regex` replaced by `replace(match)`, as Go's ReplaceAllStringFunc
+ * does: an empty match right where the previous match ended is not one (JavaScript's replace
+ * counts it, so `.*` would replace "abc" twice). `regex` must have the g flag.
+ */
+export function replaceAllMatches(text: string, regex: RegExp, replace: (match: string) => string): string {
+  let out = '';
+  let at = 0;
+  let previousEnd = -1;
+  regex.lastIndex = 0;
+  for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (start === end) {
+      regex.lastIndex++;
+      if (start === previousEnd) continue;
+    }
+    out += text.slice(at, start) + replace(m[0]);
+    at = end;
+    previousEnd = end;
+  }
+  return previousEnd === -1 ? text : out + text.slice(at);
 }

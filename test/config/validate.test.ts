@@ -205,14 +205,14 @@ service:
   it('says which Collector components otelgate does not have, and what to use instead', () => {
     const text = `
 receivers: {otlp: {protocols: {grpc: }}, prometheus: }
-processors: {batch: , redaction/health: }
+processors: {batch: , tail_sampling/health: }
 exporters: {otlp/tempo: {endpoint: "tempo:4317"}, logging: , file: }
 extensions: {basicauth/server: , constructor: }
 service: {pipelines: {logs: {receivers: [otlp], exporters: [logging]}}}
 `;
     expect(problems(text, builtinRegistry())).toEqual([
       '2:42: receivers.prometheus: the Collector\'s receiver "prometheus" is not an otelgate component: otelgate does not scrape; have Prometheus remote-write elsewhere, or send OTLP metrics to the otlp receiver',
-      '3:23: processors.redaction/health: the Collector\'s processor "redaction" is not an otelgate component: not in otelgate yet; remove it to run the rest of the pipeline',
+      '3:23: processors.tail_sampling/health: the Collector\'s processor "tail_sampling" is not an otelgate component: not in otelgate yet; remove it to run the rest of the pipeline',
       '4:51: exporters.logging: the Collector\'s exporter "logging" is not an otelgate component: the Collector renamed it debug, which otelgate has',
       '4:62: exporters.file: the Collector\'s exporter "file" is not an otelgate component: not in otelgate yet; use the store exporter to keep data locally, or debug to print it',
       '5:14: extensions.basicauth/server: the Collector\'s extension "basicauth" is not an otelgate component: otelgate authenticates requests by API key: use apikeyauth',

@@ -17,8 +17,8 @@ export interface ProcessorPipeline {
   push(batch: Batch): Promise<void> | undefined;
 }
 
-/** A processor of `type` with `settings` (YAML lines under it). */
-export function processorPipeline(type: string, settings: string): ProcessorPipeline {
+/** A processor of `type` with `settings` (YAML lines under it), in a pipeline of each of `signals`. */
+export function processorPipeline(type: string, settings: string, signals: readonly string[] = ['logs', 'traces']): ProcessorPipeline {
   const rec = recorder();
   const { logger, lines } = memoryLogger();
   const service = new Service(
@@ -31,8 +31,7 @@ ${settings.replace(/^/gm, '    ')}
 exporters: {capture: }
 service:
   pipelines:
-    logs: {receivers: [nop], processors: [${type}], exporters: [capture]}
-    traces: {receivers: [nop], processors: [${type}], exporters: [capture]}
+${signals.map((signal) => `    ${signal}: {receivers: [nop], processors: [${type}], exporters: [capture]}`).join('\n')}
 `,
       builtinRegistry().register(captureExporter(rec)),
     ),
