@@ -8,11 +8,15 @@ import { EDITORS, EditorSettingsError, type Action } from './editors.js';
 import { copiedIfMadeHere } from './contexts/draft.js';
 import { ENUMS } from './enums.js';
 import { OttlError, OttlRuntimeError } from './errors.js';
-import { CONVERTERS, type Bound, type Getter as AnyGetter, type Param, type PathArgument } from './functions.js';
+import type { Bound, FunctionArgument, Getter as AnyGetter, Param, PathArgument } from './arguments.js';
+import { CONVERTERS } from './functions.js';
 import { UnsafeRegexError } from './regex.js';
-import { compareValues, mathValues, typeName } from './values.js';
+import { compareValues, isTimeKind, mathValues, stored, typeName, type OttlValue } from './values.js';
 
+/** A path's value, as a row holds it. */
 export type Getter<C> = (ctx: C) => AnyValue;
+/** An expression's value, which may also be a time or a duration. */
+export type ValueGetter<C> = (ctx: C) => OttlValue;
 export type Predicate<C> = (ctx: C) => boolean;
 /** Writes a path's value; a value of a type the path cannot hold is ignored, as the Collector's setters ignore it. */
 export type Setter<C> = (ctx: C, value: AnyValue) => void;
@@ -54,7 +58,7 @@ export function pathText(fields: readonly PathField[]): string {
 class Compiler<C> {
   constructor(private readonly context: OttlContext<C>) {}
 
-  value(node: Value): Getter<C> {
+  value(node: Value): ValueGetter<C> {
     switch (node.kind) {
       case 'nil':
         return () => null;
@@ -105,33 +109,37 @@ class Compiler<C> {
         // A map a transform's statements made goes in as a copy: it may still change in place where it is.
         return (ctx) => {
           const map = newAttributes();
-          for (const [key, getter] of entries) map[key] = copiedIfMadeHere(ctx, getter(ctx));
+          for (const [key, getter] of entries) map[key] = copiedIfMadeHere(ctx, stored(getter(ctx), 'a map literal'));
           return map;
         };
       }
       case 'list': {
         const items = node.values.map((v) => this.value(v));
-        return (ctx) => items.map((item) => copiedIfMadeHere(ctx, item(ctx)));
+        return (ctx) => items.map((item) => copiedIfMadeHere(ctx, stored(item(ctx), 'a list literal')));
       }
     }
   }
 
-  private converter(call: Call): Getter<C> {
+  private converter(call: Call): ValueGetter<C> {
     const converter = CONVERTERS[call.name];
     if (converter === undefined) {
       const editor = Object.hasOwn(EDITORS, call.name) ? ` ${call.name} is an editor: it starts a statement, it gives no value.` : '';
       throw new OttlError(call.column, `${call.name} is not a converter otelgate has.${editor || hint(call.name, Object.keys(CONVERTERS), 'converters')}`);
     }
-    let getter: Getter<C>;
+    let getter: ValueGetter<C>;
     try {
-      getter = converter.bind(this.arguments(call, converter.params)) as Getter<C>;
+      getter = converter.bind(this.arguments(call, converter.params)) as ValueGetter<C>;
     } catch (error) {
       if (error instanceof UnsafeRegexError) throw new OttlError(call.column, `${call.name}: ${error.message}`);
       throw error;
     }
     if (call.keys.length === 0) return getter;
     const keys = call.keys;
-    return (ctx) => indexed(getter(ctx), keys);
+    return (ctx) => {
+      const value = getter(ctx);
+      if (isTimeKind(value)) throw new OttlRuntimeError(`cannot index a ${typeName(value)}`);
+      return indexed(value, keys);
+    };
   }
 
   /** `call`'s arguments bound to `params`: by position, then by name. */
@@ -169,6 +177,14 @@ class Compiler<C> {
         case 'literal int':
           if (value.kind !== 'int') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be an integer written in the statement`);
           return value.value;
+        case 'literal bool':
+          if (value.kind !== 'bool') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be true or false written in the statement`);
+          return value.value;
+        case 'literal bytes':
+          if (value.kind !== 'bytes') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be bytes written in the statement, as 0x0102`);
+          return value.value;
+        case 'function':
+          return this.functionArgument(call, param, arg);
         case 'list of values':
           if (value.kind !== 'list') throw new OttlError(arg.column, `${call.name}'s ${param.name} must be a list written in the statement, as [a, b]`);
           return value.values.map((v) => this.value(v) as AnyGetter);
@@ -177,6 +193,17 @@ class Compiler<C> {
           return value.values.map((v) => (v as { value: string }).value);
       }
     });
+  }
+
+  /** A converter passed by name (SHA256) to be applied to one value, as the Collector's FunctionGetter: one that takes a single value. */
+  private functionArgument(call: Call, param: Param, arg: Argument): FunctionArgument {
+    const value = arg.value;
+    const name = value.kind === 'enum' ? value.name : undefined;
+    const converter = name !== undefined && Object.hasOwn(CONVERTERS, name) ? CONVERTERS[name] : undefined;
+    if (converter === undefined || converter.params.filter((p) => p.optional !== true).length !== 1 || converter.params[0]?.kind !== 'value') {
+      throw new OttlError(arg.column, `${call.name}'s ${param.name} must be the name of a converter that takes one value, such as SHA256`);
+    }
+    return (input) => converter.bind([input]);
   }
 
   statement(node: Statement): Action<C> {
@@ -243,7 +270,7 @@ export function compileCondition<C>(node: Condition, context: OttlContext<C>): P
   return new Compiler(context).condition(node);
 }
 
-export function compileValue<C>(node: Value, context: OttlContext<C>): Getter<C> {
+export function compileValue<C>(node: Value, context: OttlContext<C>): ValueGetter<C> {
   return new Compiler(context).value(node);
 }
 

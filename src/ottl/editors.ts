@@ -3,47 +3,17 @@
 // changes the row being transformed through a path's setter. A map that came with the batch is
 // never changed: a new one is set. Only a map this row's statements made and put at a path's root
 // (contexts/draft.ts: owns) is changed in place.
-import { isAttributes, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
+import { newAttributes, withAttributes, type AnyValue, type MutableAttributes } from '../model/anyvalue.js';
+import { path, type Bound, type Getter, type Param } from './arguments.js';
 import { copiedIfMadeHere, owns } from './contexts/draft.js';
+import { EditorSettingsError, filtered, mapAt, type Editor } from './editing.js';
 import { OttlRuntimeError } from './errors.js';
-import type { Bound, Param, PathArgument, Getter } from './functions.js';
+import { MAP_EDITORS } from './map-editors.js';
+import { MATCH_EDITORS } from './match-editors.js';
 import { safeRegex } from './regex.js';
-import { typeName } from './values.js';
+import { stored, typeName } from './values.js';
 
-export type Action<C> = (ctx: C) => void;
-
-/** An argument written in the statement that the editor cannot take (a negative limit, an unknown mode). */
-export class EditorSettingsError extends Error {}
-
-export interface Editor {
-  params: Param[];
-  bind(args: Bound[]): Action<never>;
-}
-
-const path = (arg: Bound): PathArgument => arg as PathArgument;
-
-/** The map at `target`, or an error naming what is there instead. */
-function mapAt(target: PathArgument, ctx: never, editor: string): Attributes {
-  const value = target.get(ctx);
-  if (value === null || !isAttributes(value)) throw new OttlRuntimeError(`${editor}: expected a map but got ${typeName(value)}`);
-  return value;
-}
-
-/**
- * A map of the entries of `map` that `keep` keeps, or `map` itself when it keeps them all; a map
- * the statements on this row made loses the others in place.
- */
-function filtered(ctx: never, map: Attributes, keep: (key: string) => boolean): Attributes {
-  const keys = Object.keys(map);
-  if (keys.every(keep)) return map;
-  if (owns(ctx, map)) {
-    for (const key of keys) if (!keep(key)) delete (map as MutableAttributes)[key];
-    return map;
-  }
-  const out = newAttributes();
-  for (const key of keys) if (keep(key)) out[key] = map[key] as AnyValue;
-  return out;
-}
+export { EditorSettingsError, type Action, type Editor } from './editing.js';
 
 /**
  * A Go regexp replacement template ($1, ${1}, $name, ${name}, $$) as a function of a match: Go
@@ -140,7 +110,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
         // As the Collector: no path takes nil, so setting nil changes nothing. A map or list
         // statements made is set as a copy: it may still change in place where it is.
         if (v === null) return;
-        path(target).set(ctx, copiedIfMadeHere(ctx, v));
+        path(target).set(ctx, copiedIfMadeHere(ctx, stored(v, 'set')));
       };
     },
   },
@@ -221,4 +191,6 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       };
     },
   },
+  ...MAP_EDITORS,
+  ...MATCH_EDITORS,
 };

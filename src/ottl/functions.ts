@@ -2,55 +2,15 @@
 // (pkg/ottl/ottlfuncs). Each is bound once, when its statement is compiled, to closures that take
 // its arguments' values from the row.
 import { createHash } from 'node:crypto';
-import { isAttributes, type AnyValue } from '../model/anyvalue.js';
+import { get, intOf, stringOf, type Converter, type Getter } from './arguments.js';
+import { CASE_CONVERTERS } from './case.js';
 import { OttlRuntimeError } from './errors.js';
+import { PARSE_CONVERTERS } from './parse.js';
 import { safeRegex } from './regex.js';
-import { stringLike, typeName } from './values.js';
+import { TIME_CONVERTERS } from './time-functions.js';
+import { isMap, stringLike, typeName, type OttlValue } from './values.js';
 
-/** How a value is had from the thing being evaluated; the context type does not matter to a converter. */
-export type Getter = (ctx: never) => AnyValue;
-
-/**
- * A parameter: any value from the row; a path the function reads and sets; a string or an integer
- * written in the statement; a list of values, or of strings, written in the statement.
- */
-export type ParamKind = 'value' | 'path' | 'literal string' | 'literal int' | 'list of values' | 'list of strings';
-
-/** A path argument: read and set. */
-export interface PathArgument {
-  get: Getter;
-  set: (ctx: never, value: AnyValue) => void;
-}
-
-export interface Param {
-  name: string;
-  kind: ParamKind;
-  optional?: boolean;
-}
-
-/** An argument as bound, by its kind; undefined when an optional one is not given. */
-export type Bound = Getter | PathArgument | string | bigint | Getter[] | string[] | undefined;
-
-export interface Converter {
-  params: Param[];
-  /** The converter's closure over its bound arguments; may throw an OttlError-worthy message as a plain Error at bind time. */
-  bind(args: Bound[]): Getter;
-}
-
-const get = (arg: Bound): Getter => arg as Getter;
-
-/** A StringGetter's value: a string, else an error naming what it got. */
-function stringOf(value: AnyValue, converter: string): string {
-  if (typeof value !== 'string') throw new OttlRuntimeError(`${converter}: expected string but got ${typeName(value)}`);
-  return value;
-}
-
-function intOf(value: AnyValue, converter: string): bigint {
-  if (typeof value !== 'bigint') throw new OttlRuntimeError(`${converter}: expected int64 but got ${typeName(value)}`);
-  return value;
-}
-
-function is(test: (value: AnyValue) => boolean): Converter {
+function is(test: (value: OttlValue) => boolean): Converter {
   return { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => test(get(target)(ctx)) };
 }
 
@@ -66,7 +26,7 @@ function digest(name: string, algorithm: string): Converter {
 }
 
 /** Int(): a float64 truncated, a bool as 1 or 0, a decimal string parsed; nil for anything else, as the Collector. */
-function toInt(value: AnyValue): AnyValue {
+function toInt(value: OttlValue): OttlValue {
   switch (typeof value) {
     case 'bigint':
       return value;
@@ -85,7 +45,7 @@ function toInt(value: AnyValue): AnyValue {
 const GO_FLOAT = /^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf|infinity|nan)$/i;
 
 /** Double(): an int64 as a float64, a bool as 1 or 0, a number in a string parsed; nil for anything else. */
-function toDouble(value: AnyValue): AnyValue {
+function toDouble(value: OttlValue): OttlValue {
   switch (typeof value) {
     case 'number':
       return value;
@@ -105,6 +65,43 @@ function toDouble(value: AnyValue): AnyValue {
   }
 }
 
+const FNV_OFFSET = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
+const MASK_64 = (1n << 64n) - 1n;
+
+/** 64-bit FNV-1a of the UTF-8 bytes, as Go's hash/fnv New64a, read as an int64 (as the Collector returns it). */
+function fnv1a(text: string): bigint {
+  let hash = FNV_OFFSET;
+  for (const byte of Buffer.from(text, 'utf8')) hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & MASK_64;
+  return BigInt.asIntN(64, hash);
+}
+
+/** A ByteSliceLikeGetter's bytes: a string's UTF-8, a number or bool big-endian as Go's binary.Write writes it; nil for nil. */
+function bytesLike(value: OttlValue, converter: string): Uint8Array | null {
+  if (value === null || value instanceof Uint8Array) return value;
+  if (typeof value === 'string') return Buffer.from(value, 'utf8');
+  if (typeof value === 'boolean') return Uint8Array.of(value ? 1 : 0);
+  if (typeof value === 'bigint' || typeof value === 'number') {
+    const bytes = Buffer.alloc(8);
+    if (typeof value === 'bigint') bytes.writeBigInt64BE(value);
+    else bytes.writeDoubleBE(value);
+    return bytes;
+  }
+  throw new OttlRuntimeError(`${converter}: unsupported type: ${typeName(value)}`);
+}
+
+/** TraceID and SpanID: the id written as bytes in the statement, of its size only. */
+function id(name: string, size: number): Converter {
+  return {
+    params: [{ name: 'bytes', kind: 'literal bytes' }],
+    bind([bytes]) {
+      const value = bytes as Uint8Array;
+      if (value.length !== size) throw new Error(`${name === 'TraceID' ? 'traces' : 'span'} ids must be ${size} bytes`);
+      return () => Uint8Array.from(value);
+    },
+  };
+}
+
 /** Go's utf8-byte length of a string, as len() counts it. */
 const byteLength = (text: string): bigint => BigInt(Buffer.byteLength(text, 'utf8'));
 
@@ -113,7 +110,7 @@ export const CONVERTERS: Readonly<Record<string, Converter>> = {
   IsInt: is((v) => typeof v === 'bigint'),
   IsDouble: is((v) => typeof v === 'number'),
   IsBool: is((v) => typeof v === 'boolean'),
-  IsMap: is((v) => isAttributes(v)),
+  IsMap: is(isMap),
   IsList: is((v) => Array.isArray(v)),
   IsMatch: {
     params: [
@@ -136,7 +133,7 @@ export const CONVERTERS: Readonly<Record<string, Converter>> = {
       const value = get(target)(ctx);
       if (typeof value === 'string') return byteLength(value);
       if (Array.isArray(value)) return BigInt(value.length);
-      if (value !== null && isAttributes(value)) return BigInt(Object.keys(value).length);
+      if (isMap(value)) return BigInt(Object.keys(value).length);
       throw new OttlRuntimeError(`Len: target must be a string, a slice or a map, not ${typeName(value)}`);
     },
   },
@@ -180,6 +177,19 @@ export const CONVERTERS: Readonly<Record<string, Converter>> = {
   Int: { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => toInt(get(target)(ctx)) },
   Double: { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => toDouble(get(target)(ctx)) },
   String: { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => stringLike(get(target)(ctx)) ?? null },
+  FNV: { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => fnv1a(stringOf(get(target)(ctx), 'FNV')) },
+  Hex: {
+    params: [{ name: 'target', kind: 'value' }],
+    bind: ([target]) => (ctx) => {
+      const bytes = bytesLike(get(target)(ctx), 'Hex');
+      return bytes === null ? '' : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+    },
+  },
+  TraceID: id('TraceID', 16),
+  SpanID: id('SpanID', 8),
+  ...CASE_CONVERTERS,
+  ...PARSE_CONVERTERS,
+  ...TIME_CONVERTERS,
   SHA256: digest('SHA256', 'sha256'),
   SHA1: digest('SHA1', 'sha1'),
   MD5: digest('MD5', 'md5'),

@@ -1,15 +1,33 @@
 // OTTL's values over otelgate's AnyValue (int64 is a bigint, float64 a number, nil is null), and
 // the rules that the Collector's pkg/ottl applies to them: comparison across types (compare.go),
 // arithmetic (math.go) and the text a "string-like" argument makes of a value.
-import { isAttributes, type AnyValue } from '../model/anyvalue.js';
+import { isAttributes, type AnyValue, type Attributes } from '../model/anyvalue.js';
 import type { CompareOp, MathOp } from './ast.js';
 import { OttlRuntimeError } from './errors.js';
+import { OttlDuration, OttlTime, timeMath } from './time.js';
+
+/** A value while a statement is evaluated: a row's, or a time or duration that only converters and math make. */
+export type OttlValue = AnyValue | OttlTime | OttlDuration;
+
+/** Whether `value` is a time or a duration, which no row may hold. */
+export const isTimeKind = (value: OttlValue): value is OttlTime | OttlDuration => value instanceof OttlTime || value instanceof OttlDuration;
+
+/** `value` as a row may hold it; a time or duration is refused (the Collector's setters cannot store one either). */
+export function stored(value: OttlValue, where: string): AnyValue {
+  if (isTimeKind(value)) throw new OttlRuntimeError(`${where}: a ${typeName(value)} cannot be stored; convert it first, with UnixNano(...) or the like`);
+  return value;
+}
+
+/** Whether `value` is a map (a time or a duration is not, though it is an object). */
+export const isMap = (value: OttlValue): value is Attributes => value !== null && !isTimeKind(value) && isAttributes(value);
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 /** The name of a value's type, for errors. */
-export function typeName(value: AnyValue): string {
+export function typeName(value: OttlValue): string {
   if (value === null) return 'nil';
+  if (value instanceof OttlTime) return 'time.Time';
+  if (value instanceof OttlDuration) return 'time.Duration';
   if (typeof value === 'bigint') return 'int64';
   if (typeof value === 'number') return 'float64';
   if (typeof value === 'string' || typeof value === 'boolean') return typeof value === 'string' ? 'string' : 'bool';
@@ -70,8 +88,11 @@ export function sameValue(a: AnyValue, b: AnyValue): boolean {
  * float64; strings, bytes and bools order among their own kind; maps and slices are only equal or
  * not; values of different types are only "not equal".
  */
-export function compareValues(a: AnyValue, b: AnyValue, op: CompareOp): boolean {
+export function compareValues(a: OttlValue, b: OttlValue, op: CompareOp): boolean {
   if (a === null || b === null) return a === null && b === null ? op === '==' || op === '<=' || op === '>=' : op === '!=';
+  // Times compare by instant, durations by length, each only with its own kind.
+  if (a instanceof OttlTime || b instanceof OttlTime) return a instanceof OttlTime && b instanceof OttlTime ? ordered(a.unixNano, b.unixNano, op) : op === '!=';
+  if (a instanceof OttlDuration || b instanceof OttlDuration) return a instanceof OttlDuration && b instanceof OttlDuration ? ordered(a.nanos, b.nanos, op) : op === '!=';
   const ta = typeof a;
   const tb = typeof b;
   if ((ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number')) {
@@ -89,7 +110,9 @@ export function compareValues(a: AnyValue, b: AnyValue, op: CompareOp): boolean 
 }
 
 /** `a op b` for int64 and float64 (an int64 with a float64 is a float64), as the Collector's math. */
-export function mathValues(a: AnyValue, op: MathOp, b: AnyValue): AnyValue {
+export function mathValues(a: OttlValue, op: MathOp, b: OttlValue): OttlValue {
+  const timed = timeMath(a, op, b);
+  if (timed !== undefined) return timed;
   if (typeof a !== 'bigint' && typeof a !== 'number') throw new OttlRuntimeError(`${typeName(a)} must be int64 or float64 in ${op}`);
   if (typeof b !== 'bigint' && typeof b !== 'number') throw new OttlRuntimeError(`${typeName(b)} must be int64 or float64 in ${op}`);
   if (typeof a === 'bigint' && typeof b === 'bigint') {
@@ -139,8 +162,9 @@ function goJson(value: AnyValue): string {
   }
 }
 
-/** The text of a value for a string-like argument (StringLikeGetter): undefined for nil. */
-export function stringLike(value: AnyValue): string | undefined {
+/** The text of a value for a string-like argument (StringLikeGetter): undefined for nil; a time or duration has none. */
+export function stringLike(value: OttlValue): string | undefined {
+  if (isTimeKind(value)) throw new OttlRuntimeError(`unsupported type: ${typeName(value)}`);
   switch (typeof value) {
     case 'string':
       return value;

@@ -1,0 +1,43 @@
+// What editors share: their shape, the error for an argument written in the statement that an
+// editor cannot take, and the copy-on-write reading and filtering of a map at a path.
+import { newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
+import type { Bound, Param, PathArgument } from './arguments.js';
+import { owns } from './contexts/draft.js';
+import { OttlRuntimeError } from './errors.js';
+import { isMap, typeName } from './values.js';
+
+export type Action<C> = (ctx: C) => void;
+
+/** An argument written in the statement that the editor cannot take (a negative limit, an unknown mode). */
+export class EditorSettingsError extends Error {}
+
+export interface Editor {
+  params: Param[];
+  bind(args: Bound[]): Action<never>;
+}
+
+/** The map at `target`, or an error naming what is there instead. */
+export function mapAt(target: PathArgument, ctx: never, editor: string): Attributes {
+  const value = target.get(ctx);
+  if (!isMap(value)) throw new OttlRuntimeError(`${editor}: expected a map but got ${typeName(value)}`);
+  return value;
+}
+
+/**
+ * A map of the entries of `map` that `keep` keeps, or `map` itself when it keeps them all; a map
+ * the statements on this row made loses the others in place.
+ */
+export function filtered(ctx: never, map: Attributes, keep: (key: string) => boolean): Attributes {
+  const keys = Object.keys(map);
+  if (keys.every(keep)) return map;
+  if (owns(ctx, map)) {
+    for (const key of keys) if (!keep(key)) delete (map as MutableAttributes)[key];
+    return map;
+  }
+  const out = newAttributes();
+  for (const key of keys) if (keep(key)) out[key] = map[key] as AnyValue;
+  return out;
+}
+
+/** A map to change: `map` itself when this row's statements made it, else a copy. */
+export const writable = (ctx: never, map: Attributes): MutableAttributes => (owns(ctx, map) ? (map as MutableAttributes) : withAttributes(map));

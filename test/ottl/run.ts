@@ -1,0 +1,28 @@
+// Runs OTTL statements on one log record as the transform processor does (a draft of the row,
+// copy-on-write), for the converter and editor tables.
+import type { AnyValue } from '../../src/model/anyvalue.js';
+import type { LogRow } from '../../src/model/logs.js';
+import { compileStatement } from '../../src/ottl/compile.js';
+import { newCopies } from '../../src/ottl/contexts/draft.js';
+import { logStatementContexts, type LogDraft } from '../../src/ottl/contexts/setters.js';
+import { parseStatement } from '../../src/ottl/parser.js';
+import { attrs, logRow } from '../helpers/rows.js';
+
+export function baseRow(attributes: Record<string, AnyValue> = {}): LogRow {
+  return { ...logRow(0), attributes: attrs(attributes) };
+}
+
+/** The row after `statements`, and the row it started as (which must not change). */
+export function run(statements: readonly string[], row: LogRow = baseRow()): LogRow {
+  const context = logStatementContexts.log;
+  if (context === undefined) throw new Error('no log context');
+  const actions = statements.map((text) => compileStatement(parseStatement(text), context));
+  const draft: LogDraft = { row, original: row, drafted: false, project: 'shop', copies: newCopies(), index: 0, owners: new Map() };
+  for (const action of actions) action(draft);
+  return draft.row;
+}
+
+/** The value `expression` gives, set into an attribute and read back. */
+export function valueOf(expression: string, attributes: Record<string, AnyValue> = {}): AnyValue {
+  return run([`set(attributes["out"], ${expression})`], baseRow(attributes)).attributes.out ?? null;
+}
