@@ -10,6 +10,7 @@ import { attributesProcessorFactory } from './processors/attributes/factory.js';
 import { batchProcessorFactory } from './processors/batch/factory.js';
 import { filterProcessorFactory } from './processors/filter/factory.js';
 import { memoryLimiterProcessorFactory } from './processors/memory_limiter/factory.js';
+import { probabilisticSamplerProcessorFactory } from './processors/probabilistic_sampler/factory.js';
 import { redactionProcessorFactory } from './processors/redaction/factory.js';
 import { resourceProcessorFactory } from './processors/resource/factory.js';
 import { spanProcessorFactory } from './processors/span/factory.js';
@@ -31,6 +32,7 @@ export function builtinRegistry(): Registry {
     batchProcessorFactory,
     filterProcessorFactory,
     memoryLimiterProcessorFactory,
+    probabilisticSamplerProcessorFactory,
     redactionProcessorFactory,
     resourceProcessorFactory,
     spanProcessorFactory,

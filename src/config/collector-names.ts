@@ -16,7 +16,6 @@ const COLLECTOR_ONLY: Record<Kind, Readonly<Record<string, string>>> = {
     fluentforward: 'send OTLP instead (Fluent Bit has an opentelemetry output): use the otlp receiver',
   },
   processor: {
-    probabilistic_sampler: `${NOT_YET}; remove it to run the rest of the pipeline`,
     tail_sampling: `${NOT_YET}; remove it to run the rest of the pipeline`,
     k8sattributes: 'otelgate does not ask Kubernetes; run it in a Collector agent in front of otelgate',
     resourcedetection: 'otelgate does not detect resources; run it in a Collector agent in front of otelgate',
