@@ -7,8 +7,17 @@
 // those can take exponential time on a crafted input. Found by walking the pattern's syntax tree
 // (ret, the parser safe-regex2 uses); counting only unbounded repetitions keeps (\.\d+)? and
 // (\d{1,3}\.){3} allowed. Not found: an alternation of overlapping branches under a repetition,
-// such as (\w|\d)+, which is as slow; documented.
+// such as (\w|\d)+, which is as slow: V8's linear engine takes over such a match (below).
+import v8 from 'node:v8';
 import ret, { type Root, type Tokens } from 'ret';
+
+// V8's linear-time engine takes over a match once it has backtracked 50,000 times, so a pattern the
+// check below lets through but that backtracks badly anyway (alternatives that overlap under a
+// repetition, such as (\w|\d)+) runs in linear time on a crafted input, as on RE2, instead of
+// exponential. Process-wide, and set before any pattern of a config is compiled. A pattern with
+// the i flag cannot run on that engine: for those an alternation under such a repetition is refused.
+v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+v8.setFlagsFromString('--regexp-backtracks-before-fallback=50000');
 
 // ret is CommonJS: its module.exports is the tokenizer, with `types` on it; its types describe an ES module.
 const tokenizer = ret as unknown as typeof ret.tokenizer;
@@ -65,6 +74,20 @@ function nesting(pattern: string, token: Root | Tokens): number {
   }
 }
 
+/** Whether `token` has an alternation inside a repetition without an upper bound, such as (a|b)+. */
+function alternationRepeated(token: Root | Tokens, repeated = false): boolean {
+  switch (token.type) {
+    case types.ROOT:
+    case types.GROUP:
+      if (repeated && (token.options?.length ?? 0) > 1) return true;
+      return (token.options ?? [token.stack ?? []]).flat().some((child) => alternationRepeated(child, repeated));
+    case types.REPETITION:
+      return alternationRepeated(token.value, repeated || token.max === null || token.max === Infinity);
+    default:
+      return false;
+  }
+}
+
 /** `pattern` (RE2 syntax) as a JavaScript RegExp; throws UnsafeRegexError with a reason for one that cannot be used as written. */
 export function safeRegex(pattern: string, extraFlags = ''): RegExp {
   let source = pattern.replace(/\(\?P</g, '(?<');
@@ -89,6 +112,9 @@ export function safeRegex(pattern: string, extraFlags = ''): RegExp {
   }
   if (nesting(pattern, tree) > 1) {
     throw new UnsafeRegexError(`${JSON.stringify(pattern)} could take exponential time on some input (a repetition without an upper bound inside another, such as (a+)+); write it without the nesting`);
+  }
+  if (flags.includes('i') && alternationRepeated(tree)) {
+    throw new UnsafeRegexError(`${JSON.stringify(pattern)}: with (?i), an alternation inside a repetition without an upper bound, such as (a|b)+, could take exponential time on some input; write the alternatives as one class ([ab]+), or bound the repetition`);
   }
   return regex;
 }
