@@ -4,11 +4,11 @@
 import { isAttributes, newAttributes, type AnyValue } from '../model/anyvalue.js';
 import { hint } from '../config/suggest.js';
 import type { Argument, Call, Condition, Key, PathField, Statement, Value } from './ast.js';
-import { EDITORS, EditorSettingsError, type Action } from './editors.js';
+import { EDITORS, EditorSettingsError, type Action, type Editor } from './editors.js';
 import { copiedIfMadeHere } from './contexts/draft.js';
 import { ENUMS } from './enums.js';
 import { OttlError, OttlRuntimeError } from './errors.js';
-import type { Bound, FunctionArgument, Getter as AnyGetter, Param, PathArgument } from './arguments.js';
+import type { Bound, Converter, FunctionArgument, Getter as AnyGetter, Param, PathArgument } from './arguments.js';
 import { CONVERTERS } from './functions.js';
 import { UnsafeRegexError } from './regex.js';
 import { compareValues, isTimeKind, mathValues, stored, typeName, type OttlValue } from './values.js';
@@ -31,6 +31,20 @@ export interface OttlContext<C> {
   paths: readonly string[];
   /** A setter for the path; undefined for a path that cannot be set (or that it does not have). Contexts for conditions only have none. */
   setter?(fields: readonly PathField[]): Setter<C> | undefined;
+  /** Enums of this context only, over the shared ones (a data point's FLAG_*). */
+  enums?: ReadonlyMap<string, bigint>;
+  /** Converters and editors of this context only, over the shared ones (the metric context's). */
+  converters?: Readonly<Record<string, Converter>>;
+  editors?: Readonly<Record<string, Editor>>;
+  /** The Collector's functions of this context that otelgate does not have, with why: refused by name rather than as unknown. */
+  refused?: Readonly<Record<string, string>>;
+}
+
+const own = <T>(record: Readonly<Record<string, T>> | undefined, name: string): T | undefined => (record !== undefined && Object.hasOwn(record, name) ? record[name] : undefined);
+
+/** Whether `context` has the converter or editor `name` (a refused one it has not). */
+export function hasFunction<C>(context: OttlContext<C>, name: string): boolean {
+  return Object.hasOwn(CONVERTERS, name) || Object.hasOwn(EDITORS, name) || own(context.converters, name) !== undefined || own(context.editors, name) !== undefined;
 }
 
 /** The value of `keys` applied one after another to `value`: a map by a string, a slice by an index; nil when absent. */
@@ -71,8 +85,8 @@ class Compiler<C> {
         return () => constant;
       }
       case 'enum': {
-        const constant = ENUMS.get(node.name);
-        if (constant === undefined) throw new OttlError(node.column, `${node.name} is not an enum OTTL knows.${hint(node.name, [...ENUMS.keys()], 'enums')}`);
+        const constant = this.context.enums?.get(node.name) ?? ENUMS.get(node.name);
+        if (constant === undefined) throw new OttlError(node.column, `${node.name} is not an enum OTTL knows.${hint(node.name, [...ENUMS.keys(), ...(this.context.enums?.keys() ?? [])], 'enums')}`);
         return () => constant;
       }
       case 'path': {
@@ -82,7 +96,9 @@ class Compiler<C> {
           const name = node.fields.map((f) => f.name).join('.');
           // The same path under another context's name (span.kind in a span event's context) is the likeliest meaning.
           const prefixed = this.context.paths.find((p) => p.endsWith(`.${name}`));
-          const suggestion = prefixed === undefined ? hint(name, this.context.paths, 'paths') : ` Did you mean "${prefixed}"?`;
+          // The context's paths are listed without its own name (unit, not metric.unit).
+          const bare = name.startsWith(`${this.context.name}.`) ? name.slice(this.context.name.length + 1) : name;
+          const suggestion = prefixed === undefined ? hint(bare, this.context.paths, 'paths') : ` Did you mean "${prefixed}"?`;
           throw new OttlError(node.column, `${written} is not a path of the ${this.context.name} context.${suggestion}`);
         }
         return getter;
@@ -121,10 +137,11 @@ class Compiler<C> {
   }
 
   private converter(call: Call): ValueGetter<C> {
-    const converter = CONVERTERS[call.name];
+    const converter = own(this.context.converters, call.name) ?? CONVERTERS[call.name];
     if (converter === undefined) {
-      const editor = Object.hasOwn(EDITORS, call.name) ? ` ${call.name} is an editor: it starts a statement, it gives no value.` : '';
-      throw new OttlError(call.column, `${call.name} is not a converter otelgate has.${editor || hint(call.name, Object.keys(CONVERTERS), 'converters')}`);
+      this.refuse(call);
+      const editor = Object.hasOwn(EDITORS, call.name) || own(this.context.editors, call.name) !== undefined ? ` ${call.name} is an editor: it starts a statement, it gives no value.` : '';
+      throw new OttlError(call.column, `${call.name} is not a converter otelgate has.${editor || hint(call.name, [...Object.keys(CONVERTERS), ...Object.keys(this.context.converters ?? {})], 'converters')}`);
     }
     let getter: ValueGetter<C>;
     try {
@@ -206,12 +223,19 @@ class Compiler<C> {
     return (input) => converter.bind([input]);
   }
 
+  /** Throws for a function of the Collector's that this context refuses, saying why. */
+  private refuse(call: Call): void {
+    const why = own(this.context.refused, call.name);
+    if (why !== undefined) throw new OttlError(call.column, `${call.name} ${why}`);
+  }
+
   statement(node: Statement): Action<C> {
     const { editor: call, where } = node;
-    const editor = Object.hasOwn(EDITORS, call.name) ? EDITORS[call.name] : undefined;
+    const editor = own(this.context.editors, call.name) ?? own(EDITORS, call.name);
     if (editor === undefined) {
-      const converter = Object.hasOwn(CONVERTERS, call.name) ? ` ${call.name} is a converter: it gives a value to an editor, such as set(attributes["k"], ${call.name}(...)).` : '';
-      throw new OttlError(call.column, `${call.name} is not an editor otelgate has.${converter || hint(call.name, Object.keys(EDITORS), 'editors')}`);
+      this.refuse(call);
+      const converter = Object.hasOwn(CONVERTERS, call.name) || own(this.context.converters, call.name) !== undefined ? ` ${call.name} is a converter: it gives a value to an editor, such as set(attributes["k"], ${call.name}(...)).` : '';
+      throw new OttlError(call.column, `${call.name} is not an editor otelgate has.${converter || hint(call.name, [...Object.keys(EDITORS), ...Object.keys(this.context.editors ?? {})], 'editors')}`);
     }
     let action: Action<C>;
     try {

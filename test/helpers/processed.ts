@@ -45,7 +45,7 @@ export async function postJson(gateway: Gateway, path: string, project: string, 
 }
 
 /** The rows of store/raw, by `otelgate query`. */
-export function storedRaw(gateway: Gateway, what: 'logs' | 'spans', project: string): Record<string, unknown>[] {
+export function storedRaw(gateway: Gateway, what: 'logs' | 'spans' | 'metrics', project: string): Record<string, unknown>[] {
   const query = runCli(['query', what, '--project', project, '--exporter', 'store/raw', '--from', ALL.from, '--config', join(gateway.dir, 'config.yaml')]);
   expect(query.stderr).toBe('');
   return query.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -94,3 +94,40 @@ export function metricBatch(project = 'default'): Batch<'metrics'> {
   ];
   return { signal: 'metrics', project, receivedUnixNano: RECEIVED, rows };
 }
+
+/**
+ * One metric of every kind, in one resource and scope: `orders` (a monotonic cumulative int sum,
+ * points in eu and us), `cpu` (a double gauge), `latency` (a histogram), `sizes` (an exponential
+ * histogram) and `rpc` (a summary), each Metric shared by its points as a decoder shares it.
+ */
+export function metricKindsBatch(project = 'default'): Batch<'metrics'> {
+  const res = resource();
+  const sc = scope('app.meter');
+  const metric = (name: string, type: Metric['type'], temporality: number, isMonotonic = false): Metric => ({ name, description: `${name} of the app`, unit: name === 'latency' ? 'ms' : '1', type, temporality, isMonotonic, metadata: attrs({}) });
+  const base = { resource: res, scope: sc, startTimeUnixNano: T0, timeUnixNano: T0 + 60_000_000_000n, flags: 0, exemplars: [] };
+  const orders = metric('orders', 'sum', 2, true);
+  const exemplar = { timeUnixNano: T0 + 1n, value: 3n, filteredAttributes: attrs({}), traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174' };
+  const rows: DataPointRow[] = [
+    { ...base, metric: orders, kind: 'number', attributes: attrs({ region: 'eu' }), value: 42n, exemplars: [exemplar] },
+    { ...base, metric: orders, kind: 'number', attributes: attrs({ region: 'us', tier: 2n }), value: 7n },
+    { ...base, metric: metric('cpu', 'gauge', 0), kind: 'number', attributes: attrs({ core: 0n }), value: 0.25 },
+    { ...base, metric: metric('latency', 'histogram', 1), kind: 'histogram', attributes: attrs({ route: '/cart' }), count: 6, sum: 301.5, min: 1, max: 200, bucketCounts: [1, 3, 2], explicitBounds: [10, 100] },
+    {
+      ...base,
+      metric: metric('sizes', 'exponential_histogram', 2),
+      kind: 'exponential_histogram',
+      attributes: attrs({}),
+      count: 5,
+      sum: undefined,
+      min: undefined,
+      max: undefined,
+      scale: 3,
+      zeroCount: 1,
+      zeroThreshold: 0,
+      positive: { offset: -2, bucketCounts: [1, 2] },
+      negative: { offset: 0, bucketCounts: [1] },
+    },
+    { ...base, metric: metric('rpc', 'summary', 0), kind: 'summary', attributes: attrs({}), count: 4, sum: 10, quantiles: [{ quantile: 0.5, value: 2 }, { quantile: 0.99, value: 4 }] },
+  ];
+  return { signal: 'metrics', project, receivedUnixNano: RECEIVED, rows };
+}

@@ -1,27 +1,31 @@
 // Copy-on-write for statements that change rows: a row being transformed is a shallow copy made at
-// its first change (the row that came is never written), and a resource or scope changed by one
-// row is one new object for every row of the batch that had the original, as the Collector's
-// statements change a resource that all the records under it share.
+// its first change (the row that came is never written), and a resource, scope or metric changed
+// by one row is one new object for every row of the batch that had the original, as the
+// Collector's statements change a resource that all the records under it share.
 import { isAttributes, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
+import type { Metric } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { Key } from '../ast.js';
 import { OttlRuntimeError } from '../errors.js';
 import { typeName } from '../values.js';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** What rows share: a resource and scope; a data point also its metric. */
 interface Grouped {
   readonly resource: Resource;
   readonly scope: Scope;
+  readonly metric?: Metric;
 }
 
 /**
- * A batch's new resources and scopes, by the original each replaces; scopes by their resource too
- * (a simple JSON request shares one scope object among its resources).
+ * A batch's new resources, scopes and metrics, by the original each replaces; scopes by their
+ * resource too (a simple JSON request shares one scope object among its resources).
  */
 export interface BatchCopies {
   readonly resources: Map<Resource, Mutable<Resource>>;
   readonly scopes: Map<Resource, Map<Scope, Mutable<Scope>>>;
+  readonly metrics: Map<Metric, Mutable<Metric>>;
 }
 
 /** A row being transformed: `row` is what statements read (the row that came, until a first change copies it). */
@@ -85,7 +89,7 @@ export function setOwned(c: unknown, current: AnyValue, keys: readonly Key[], it
 }
 
 export function newCopies(): BatchCopies {
-  return { resources: new Map(), scopes: new Map() };
+  return { resources: new Map(), scopes: new Map(), metrics: new Map() };
 }
 
 export function draft<R extends Grouped>(c: Drafting<R>): Mutable<R> {
@@ -122,18 +126,43 @@ export function draftScope<R extends Grouped>(c: Drafting<R>): Mutable<Scope> {
   return copy;
 }
 
-/** The batch's new resource and scope for the originals of `original`, if any. */
-export function copiesFor<R extends Grouped>(original: R, copies: BatchCopies): { resource: Resource | undefined; scope: Scope | undefined } {
-  return { resource: copies.resources.get(original.resource), scope: copies.scopes.get(original.resource)?.get(original.scope) };
+/**
+ * The batch's new metric for the row's original one, put on the row: every point of a metric
+ * shares it, as in the Collector, where a metric's statements change the one metric its points sit in.
+ */
+export function draftMetric<R extends Grouped & { readonly metric: Metric }>(c: Drafting<R>): Mutable<Metric> {
+  const copy = copyOf(c.copies.metrics, c.original.metric);
+  if (c.row.metric !== copy) draft(c).metric = copy;
+  return copy;
 }
 
-/** `row` (made from `original`) with the batch's new resource and scope in place of the originals, for rows done before they changed. */
+/** The batch's new resource, scope and metric for the originals of `original`, if any. */
+export function copiesFor<R extends Grouped>(original: R, copies: BatchCopies): { resource: Resource | undefined; scope: Scope | undefined; metric: Metric | undefined } {
+  return {
+    resource: copies.resources.get(original.resource),
+    scope: copies.scopes.get(original.resource)?.get(original.scope),
+    // Only a metrics batch has copies of metrics: a log or span batch costs no lookup.
+    metric: copies.metrics.size > 0 && original.metric !== undefined ? copies.metrics.get(original.metric) : undefined,
+  };
+}
+
+/** The batch's new resource, scope and metric put on the row being transformed, where an earlier row changed the originals. */
+export function adoptCopies<R extends Grouped>(c: Drafting<R>): void {
+  const { resource, scope, metric } = copiesFor(c.original, c.copies);
+  if (resource !== undefined && c.row.resource !== resource) draft(c).resource = resource;
+  if (scope !== undefined && c.row.scope !== scope) draft(c).scope = scope;
+  if (metric !== undefined && c.row.metric !== metric) draft(c).metric = metric;
+}
+
+/** `row` (made from `original`) with the batch's new resource, scope and metric in place of the originals, for rows done before they changed. */
 export function withCopies<R extends Grouped>(row: R, original: R, copies: BatchCopies): R {
-  const { resource, scope } = copiesFor(original, copies);
+  const { resource, scope, metric } = copiesFor(original, copies);
   const newResource = resource !== undefined && row.resource !== resource;
   const newScope = scope !== undefined && row.scope !== scope;
-  if (!newResource && !newScope) return row;
-  return { ...row, resource: newResource ? resource : row.resource, scope: newScope ? scope : row.scope };
+  const newMetric = metric !== undefined && row.metric !== metric;
+  if (!newResource && !newScope && !newMetric) return row;
+  const out = { ...row, resource: newResource ? resource : row.resource, scope: newScope ? scope : row.scope };
+  return newMetric ? { ...out, metric } : out;
 }
 
 /**

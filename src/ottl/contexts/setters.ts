@@ -23,10 +23,10 @@ const ofType =
     if (value !== undefined) (draft(c) as Fields<R>)[field] = value;
   };
 
-const text = (v: AnyValue): string | undefined => (typeof v === 'string' ? v : undefined);
+export const text = (v: AnyValue): string | undefined => (typeof v === 'string' ? v : undefined);
 /** An int64 into an int32 field (enums: severity, kind, status code), wrapped as Go's int32() conversion. */
-const int32 = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asIntN(32, v)) : undefined);
-const nanos = (v: AnyValue): bigint | undefined => (typeof v === 'bigint' ? v : undefined);
+export const int32 = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asIntN(32, v)) : undefined);
+export const nanos = (v: AnyValue): bigint | undefined => (typeof v === 'bigint' ? v : undefined);
 
 /** An id from bytes of its size, or from hex text of twice as many characters. */
 function id(bytes: number): (v: AnyValue) => string | undefined {
@@ -40,7 +40,7 @@ function id(bytes: number): (v: AnyValue) => string | undefined {
   };
 }
 
-const map = (v: AnyValue): Attributes | undefined => (v !== null && isAttributes(v) ? v : undefined);
+export const map = (v: AnyValue): Attributes | undefined => (v !== null && isAttributes(v) ? v : undefined);
 
 /** Setters of a row's ids, from bytes or from hex: `prefix.name` and `prefix.name.string` for each. */
 function idSetters<R extends LogRow | SpanRow>(prefix: string, ids: Record<string, [keyof R, number]>): Record<string, Setter<Drafting<R>>> {

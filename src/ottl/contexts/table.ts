@@ -16,6 +16,8 @@ export interface PathTable<C> {
   keyed: Readonly<Record<string, Getter<C>>>;
   /** Setters by the same names: of a plain path, or of a keyed one's whole value (a key is set in a copy of it). */
   set?: Readonly<Record<string, Setter<C>>>;
+  /** Paths of the Collector's that otelgate does not read, with why: refused with that said rather than as unknown. */
+  refused?: Readonly<Record<string, string>>;
 }
 
 /** The paths of a row's resource and scope, under `resource.` and `scope.`. */
@@ -69,13 +71,14 @@ export function resourceAndScopeSetters<R extends { readonly resource: Resource;
 export function pathsUnder<C>(table: PathTable<C>, prefixes: readonly string[]): PathTable<C> {
   const keep = <T>(record: Readonly<Record<string, T>> | undefined): Record<string, T> =>
     Object.fromEntries(Object.entries(record ?? {}).filter(([name]) => name === 'project' || prefixes.some((p) => name.startsWith(`${p}.`))));
-  return { plain: keep(table.plain), keyed: keep(table.keyed), set: keep(table.set) };
+  return { plain: keep(table.plain), keyed: keep(table.keyed), set: keep(table.set), refused: keep(table.refused) };
 }
 
 export const mergedPaths = <C>(...tables: PathTable<C>[]): PathTable<C> => ({
   plain: Object.assign({}, ...tables.map((t) => t.plain)) as Record<string, Getter<C>>,
   keyed: Object.assign({}, ...tables.map((t) => t.keyed)) as Record<string, Getter<C>>,
   set: Object.assign({}, ...tables.map((t) => t.set ?? {})) as Record<string, Setter<C>>,
+  refused: Object.assign({}, ...tables.map((t) => t.refused ?? {})) as Record<string, string>,
 });
 
 /** The context names a path may start with, as written, and the prefix each stands for; the context's own is added. */
@@ -95,7 +98,8 @@ export function tableContext<C>(name: string, table: PathTable<C>, others: reado
     const named = fields.length > 1 ? prefixes[first] : undefined;
     const rest = named === undefined ? fields : fields.slice(1);
     const joined = rest.map((f) => f.name).join('.');
-    const qualified = named !== undefined ? `${named}.${joined}` : `${own}${joined}` in table.plain || `${own}${joined}` in table.keyed ? `${own}${joined}` : joined;
+    const mine = `${own}${joined}`;
+    const qualified = named !== undefined ? `${named}.${joined}` : mine in table.plain || mine in table.keyed || (table.refused !== undefined && mine in table.refused) ? mine : joined;
     // Keys are read on the last field only (attributes["a"]["b"]).
     const early = fields.slice(0, -1).find((f) => f.keys.length > 0);
     if (early !== undefined) throw new OttlError(early.column, `${pathText(fields)}: only the last field of a path takes keys`);
@@ -108,6 +112,8 @@ export function tableContext<C>(name: string, table: PathTable<C>, others: reado
       const { qualified, joined, keys } = resolve(fields);
       const plain = Object.hasOwn(table.plain, qualified) ? table.plain[qualified] : undefined;
       const keyed = Object.hasOwn(table.keyed, qualified) ? table.keyed[qualified] : undefined;
+      const refused = table.refused !== undefined && Object.hasOwn(table.refused, qualified) ? table.refused[qualified] : undefined;
+      if (refused !== undefined) throw new OttlError((fields[0] as PathField).column, `${pathText(fields)} ${refused}`);
       if (keys.length === 0) return plain ?? keyed;
       if (keyed !== undefined) return (c: C): AnyValue => indexed(keyed(c), keys);
       if (plain !== undefined) throw new OttlError((keys[0] as Key).column, `${pathText(fields)}: ${joined} takes no keys`);

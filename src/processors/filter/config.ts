@@ -1,7 +1,9 @@
 // Settings of the filter processor, the Collector's shape: OTTL conditions per kind of row, and
 // what to do when a condition cannot be evaluated on a row (error_mode).
 import Type, { type Static } from 'typebox';
+import { dataPointContext } from '../../ottl/contexts/datapoint.js';
 import { logContext } from '../../ottl/contexts/log.js';
+import { metricContext } from '../../ottl/contexts/metric.js';
 import { spanContext, spanEventContext } from '../../ottl/contexts/span.js';
 import type { SettingsProblem } from '../../runtime/component.js';
 import { compileConditions } from './conditions.js';
@@ -26,7 +28,17 @@ export const filterSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
-    metrics: Type.Optional(Type.Unknown()),
+    metrics: Type.Object(
+      {
+        metric: conditions('OTTL conditions in the metric context; a metric that matches any of them is dropped, with all its data points.'),
+        datapoint: conditions('OTTL conditions in the data point context; a data point that matches any of them is dropped.'),
+        ...legacy,
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    // The older matching of spans and span events, at the top: read only to be refused with what to write.
+    spans: Type.Optional(Type.Unknown()),
+    span_events: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
 );
@@ -39,19 +51,33 @@ export function compiledFilter(config: FilterConfig) {
     logRecord: compileConditions(config.logs.log_record, logContext, ['logs', 'log_record']),
     span: compileConditions(config.traces.span, spanContext, ['traces', 'span']),
     spanEvent: compileConditions(config.traces.spanevent, spanEventContext, ['traces', 'spanevent']),
+    metric: compileConditions(config.metrics.metric, metricContext, ['metrics', 'metric']),
+    dataPoint: compileConditions(config.metrics.datapoint, dataPointContext, ['metrics', 'datapoint']),
   };
 }
 
+/** Where each signal's older include/exclude matching is written as OTTL conditions instead. */
+const CONDITIONS_INSTEAD = [
+  ['logs', 'logs.log_record'],
+  ['traces', 'traces.span'],
+  ['metrics', 'metrics.metric'],
+] as const;
+
+const OLDER_MATCHING = (instead: string): string =>
+  `the older include/exclude matching is not supported in otelgate; write it as OTTL conditions under ${instead}, e.g. 'resource.attributes["service.name"] == "checkout"'`;
+
 export function validateFilter(config: FilterConfig): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
-  for (const signal of ['logs', 'traces'] as const) {
+  for (const [signal, instead] of CONDITIONS_INSTEAD) {
     for (const old of ['include', 'exclude'] as const) {
       if (config[signal][old] !== undefined) {
-        problems.push({ path: [signal, old], message: `the older include/exclude matching is not supported in otelgate; write it as OTTL conditions under ${signal === 'logs' ? 'logs.log_record' : 'traces.span'}, e.g. 'resource.attributes["service.name"] == "checkout"'` });
+        problems.push({ path: [signal, old], message: OLDER_MATCHING(instead) });
       }
     }
   }
-  if (config.metrics !== undefined) problems.push({ path: ['metrics'], message: 'otelgate\'s filter takes log and trace conditions only so far; remove metrics, or filter metrics before they reach otelgate' });
+  for (const [old, instead] of [['spans', 'traces.span'], ['span_events', 'traces.spanevent']] as const) {
+    if (config[old] !== undefined) problems.push({ path: [old], message: OLDER_MATCHING(instead) });
+  }
   for (const compiled of Object.values(compiledFilter(config))) if ('problems' in compiled) problems.push(...compiled.problems);
   return problems;
 }

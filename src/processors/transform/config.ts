@@ -28,13 +28,14 @@ const group = (contexts: readonly string[]) =>
 
 export const LOG_CONTEXTS = ['log', 'resource', 'scope'] as const;
 export const TRACE_CONTEXTS = ['span', 'resource', 'scope', 'spanevent'] as const;
+export const METRIC_CONTEXTS = ['datapoint', 'metric', 'resource', 'scope'] as const;
 
 export const transformSchema = Type.Object(
   {
     error_mode: errorMode('propagate'),
     log_statements: Type.Array(group(LOG_CONTEXTS), { default: [], description: 'Statements on log records.' }),
     trace_statements: Type.Array(group(TRACE_CONTEXTS), { default: [], description: 'Statements on spans.' }),
-    metric_statements: Type.Optional(Type.Unknown()),
+    metric_statements: Type.Array(group(METRIC_CONTEXTS), { default: [], description: 'Statements on metrics and their data points.' }),
     flatten_data: Type.Optional(Type.Boolean({ description: 'Accepted for the Collector\'s configs; otelgate\'s rows are flat already.' })),
   },
   { additionalProperties: false },
@@ -44,8 +45,6 @@ export type TransformConfig = Static<typeof transformSchema>;
 
 export function validateTransform(config: TransformConfig): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
-  if (Array.isArray(config.metric_statements) ? config.metric_statements.length > 0 : config.metric_statements !== undefined) problems.push({ path: ['metric_statements'], message: 'otelgate\'s transform takes log and trace statements only so far; remove metric_statements, or transform metrics before they reach otelgate' });
-  const compiled = compiledTransform(config);
-  for (const signal of [compiled.logs, compiled.traces]) if ('problems' in signal) problems.push(...signal.problems);
+  for (const signal of Object.values(compiledTransform(config))) if ('problems' in signal) problems.push(...signal.problems);
   return problems;
 }

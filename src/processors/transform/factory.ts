@@ -1,19 +1,20 @@
-// The transform processor: runs its OTTL statements on every log record and span, as the
-// Collector's, group after group. Rows are never changed in place: a row a statement changes is a
-// new one, and a resource or scope changed is one new object for all the rows that had it, so the
-// batch another pipeline holds stays as it came.
+// The transform processor: runs its OTTL statements on every log record, span and metric data
+// point, as the Collector's, group after group. Rows are never changed in place: a row a statement
+// changes is a new one, and a resource, scope or metric changed is one new object for all the rows
+// that had it, so the batch another pipeline holds stays as it came.
 import { withRows } from '../../model/rewrite.js';
 import type { LogRow } from '../../model/logs.js';
+import type { DataPointRow, Metric } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanRow } from '../../model/traces.js';
-import { copiesFor, draft, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
+import { adoptCopies, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
 import { PermanentError } from '../../errors.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
 import { compiledOrThrow, FailureLog } from '../helper/ottl.js';
 import { transformSchema, validateTransform } from './config.js';
 import { compiledTransform, type CompiledGroup } from './statements.js';
 
-type Row = LogRow | SpanRow;
+type Row = LogRow | SpanRow | DataPointRow;
 
 /**
  * `groups` run on `rows`, group after group over the whole batch as the Collector runs them; the
@@ -30,11 +31,17 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
     if (group.errorMode === 'ignore') failures.failed(text, message);
   };
   for (const group of groups) {
-    // A resource's or scope's statements run once for each one in the batch (a scope of each resource).
+    // A resource's or scope's statements run once for each one in the batch (a scope of each
+    // resource), a metric's once for each metric.
     const seen = new Map<Resource, Set<Scope> | true>();
+    const seenMetrics = new Set<Metric>();
     for (let i = 0; i < rows.length; i++) {
       const original = rows[i] as R;
-      if (group.context === 'resource' || group.context === 'scope') {
+      if (group.context === 'metric') {
+        const metric = (original as DataPointRow).metric;
+        if (seenMetrics.has(metric)) continue;
+        seenMetrics.add(metric);
+      } else if (group.context === 'resource' || group.context === 'scope') {
         const done = seen.get(original.resource);
         if (done === true || done?.has(original.scope) === true) continue;
         if (group.context === 'resource') seen.set(original.resource, true);
@@ -45,10 +52,8 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
       c.original = original;
       c.drafted = drafted[i] as boolean;
       c.index = i;
-      // What an earlier row changed of this one's resource or scope.
-      const { resource, scope } = copiesFor(original, copies);
-      if (resource !== undefined && c.row.resource !== resource) draft(c).resource = resource;
-      if (scope !== undefined && c.row.scope !== scope) draft(c).scope = scope;
+      // What an earlier row changed of this one's resource, scope or metric.
+      adoptCopies(c);
       let applies = group.conditions.length === 0;
       for (const condition of group.conditions) {
         try {
@@ -74,21 +79,22 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
     }
   }
   if (copies.resources.size === 0 && copies.scopes.size === 0 && !drafted.includes(true)) return rows;
-  // Rows done before their resource or scope changed take the new one too.
+  // Rows done before their resource, scope or metric changed take the new one too.
   return current.map((row, i) => withCopies(row, rows[i] as R, copies));
 }
 
 export const transformProcessorFactory: ProcessorFactory<typeof transformSchema> = {
   kind: 'processor',
   type: 'transform',
-  description: 'Runs OTTL statements on log records and spans (the Collector\'s transform processor).',
-  stability: { logs: 'alpha', traces: 'alpha' },
+  description: 'Runs OTTL statements on log records, spans and metrics (the Collector\'s transform processor).',
+  stability: { logs: 'alpha', traces: 'alpha', metrics: 'alpha' },
   schema: transformSchema,
   validate: validateTransform,
   create(config, ctx, next) {
     const compiled = compiledTransform(config);
     const logs = compiledOrThrow(compiled.logs).groups;
     const traces = compiledOrThrow(compiled.traces).groups;
+    const metrics = compiledOrThrow(compiled.metrics).groups;
     const failures = new FailureLog(ctx, 'statement', 'A transform statement failed on some rows; they went on without it (error_mode: ignore)');
     return {
       start: async () => {},
@@ -98,6 +104,7 @@ export const transformProcessorFactory: ProcessorFactory<typeof transformSchema>
         try {
           if (batch.signal === 'logs' && logs.length > 0 && batch.rows.length > 0) out = withRows(batch, transformed(batch.rows, batch.project, logs, failures, ctx.id));
           else if (batch.signal === 'traces' && traces.length > 0 && batch.rows.length > 0) out = withRows(batch, transformed(batch.rows, batch.project, traces, failures, ctx.id));
+          else if (batch.signal === 'metrics' && metrics.length > 0 && batch.rows.length > 0) out = withRows(batch, transformed(batch.rows, batch.project, metrics, failures, ctx.id));
         } catch (error) {
           if (error instanceof PermanentError) return Promise.reject(error);
           throw error;

@@ -2,8 +2,9 @@
 // inferred from the paths its statements name, as the Collector infers it), its conditions and its
 // statements as closures over a row being transformed.
 import type { Condition, Statement, Value } from '../../ottl/ast.js';
-import { compileCondition, compileStatement, type Predicate } from '../../ottl/compile.js';
+import { compileCondition, compileStatement, hasFunction, type Predicate } from '../../ottl/compile.js';
 import type { Action } from '../../ottl/editors.js';
+import { metricStatementContexts, type MetricDraft } from '../../ottl/contexts/metric-setters.js';
 import { logStatementContexts, spanStatementContexts, type LogDraft, type SpanDraft, type StatementContexts } from '../../ottl/contexts/setters.js';
 import { parseCondition, parseStatement } from '../../ottl/parser.js';
 import type { SettingsProblem } from '../../runtime/component.js';
@@ -14,7 +15,7 @@ import type { TransformConfig } from './config.js';
 export type ErrorMode = (typeof ERROR_MODES)[number];
 
 export interface CompiledGroup<C> {
-  /** The row's own context, or `resource` / `scope`: run once per resource or scope of a batch. */
+  /** The row's own context, or `metric` / `resource` / `scope`: run once per metric, resource or scope of a batch. */
   context: string;
   errorMode: ErrorMode;
   conditions: { text: string; matches: Predicate<C> }[];
@@ -25,44 +26,61 @@ type Compiled<C> = { groups: CompiledGroup<C>[] } | { problems: SettingsProblem[
 
 type Entry = TransformConfig['log_statements'][number];
 
-const CONTEXT_NAMES = new Set(['log', 'span', 'spanevent', 'resource', 'scope', 'instrumentation_scope']);
+/** A signal's statements: where they are in the settings, their row's context, and the contexts they may name. */
+interface SignalStatements<C> {
+  key: string;
+  row: string;
+  /** Most specific first, as the Collector's inference prefers them. */
+  order: readonly string[];
+  contexts: StatementContexts<C>;
+}
 
-/** The context each path in a value, a condition or a statement names ('' for none). */
-function contextNames(node: Value | Condition | Statement, into: Set<string>): Set<string> {
+/** What a statement or condition tells of its context: the contexts its paths name ('' for a path that names none), and the functions it calls. */
+interface Hints {
+  names: Set<string>;
+  functions: Set<string>;
+}
+
+/** `instrumentation_scope.` is the scope context's other name. */
+const named = (name: string): string => (name === 'instrumentation_scope' ? 'scope' : name);
+
+function hints(node: Value | Condition | Statement, order: readonly string[], into: Hints): Hints {
   if ('editor' in node) {
-    for (const arg of node.editor.args) contextNames(arg.value, into);
-    if (node.where !== undefined) contextNames(node.where, into);
+    into.functions.add(node.editor.name);
+    for (const arg of node.editor.args) hints(arg.value, order, into);
+    if (node.where !== undefined) hints(node.where, order, into);
     return into;
   }
   switch (node.kind) {
     case 'path': {
       // A path that names no context is the row's own (''), as written in a group with a context; project is every context's.
-      const first = (node.fields[0] as { name: string }).name;
-      if (node.fields.length > 1 && CONTEXT_NAMES.has(first)) into.add(first);
-      else if (first !== 'project') into.add('');
+      const first = named((node.fields[0] as { name: string }).name);
+      if (node.fields.length > 1 && order.includes(first)) into.names.add(first);
+      else if (first !== 'project') into.names.add('');
       break;
     }
     case 'converter':
-      for (const arg of node.call.args) contextNames(arg.value, into);
+      into.functions.add(node.call.name);
+      for (const arg of node.call.args) hints(arg.value, order, into);
       break;
     case 'math':
     case 'compare':
     case 'or':
     case 'and':
-      contextNames(node.left, into);
-      contextNames(node.right, into);
+      hints(node.left, order, into);
+      hints(node.right, order, into);
       break;
     case 'negate':
-      contextNames(node.value, into);
+      hints(node.value, order, into);
       break;
     case 'not':
-      contextNames(node.condition, into);
+      hints(node.condition, order, into);
       break;
     case 'map':
-      for (const entry of node.entries) contextNames(entry.value, into);
+      for (const entry of node.entries) hints(entry.value, order, into);
       break;
     case 'list':
-      for (const value of node.values) contextNames(value, into);
+      for (const value of node.values) hints(value, order, into);
       break;
     default:
       break;
@@ -70,16 +88,29 @@ function contextNames(node: Value | Condition | Statement, into: Set<string>): S
   return into;
 }
 
-/** The context the Collector infers: the lowest one a path names; the row's own for a path that names none. */
-function inferred(names: Set<string>, row: string): string {
-  if (names.has('spanevent')) return 'spanevent';
-  if (names.has(row) || names.has('')) return row;
-  if (names.has('scope') || names.has('instrumentation_scope')) return 'scope';
-  if (names.has('resource')) return 'resource';
-  return row;
+/**
+ * The context the Collector infers: the most specific one a path names (the row's own for a path
+ * that names none). When that one lacks a function the statements call (convert_sum_to_gauge is the
+ * metric context's), the first more specific one that has them all, as the Collector falls back to
+ * its lower contexts; with no context named, the first of all that has them.
+ */
+function inferred<C>({ names, functions }: Hints, signal: SignalStatements<C>): string {
+  const at = signal.order.findIndex((name) => names.has(name) || (name === signal.row && names.has('')));
+  const chosen = signal.order[at] ?? signal.row;
+  const hasAll = (name: string): boolean => {
+    const context = signal.contexts[name];
+    return context !== undefined && [...functions].every((f) => hasFunction(context, f));
+  };
+  if (hasAll(chosen)) return chosen;
+  const anyNamed = names.size > (names.has('') ? 1 : 0);
+  return (anyNamed ? signal.order.slice(0, at) : signal.order).find(hasAll) ?? chosen;
 }
 
-function compileGroups<C>(entries: readonly Entry[], contexts: StatementContexts<C>, row: string, key: string, topMode: ErrorMode): Compiled<C> {
+/** "a, b or c". */
+const either = (names: readonly string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1) as string}` : (names[0] ?? ''));
+
+function compileGroups<C>(entries: readonly Entry[], signal: SignalStatements<C>, topMode: ErrorMode): Compiled<C> {
+  const { key, row, contexts } = signal;
   const groups: CompiledGroup<C>[] = [];
   const problems: SettingsProblem[] = [];
   entries.forEach((entry, i) => {
@@ -90,12 +121,12 @@ function compileGroups<C>(entries: readonly Entry[], contexts: StatementContexts
     const statements = texts.map((text, j) => parse(text, where('statements', j), parseStatement));
     const conditions = conditionTexts.map((text, j) => parse(text, where('conditions', j), parseCondition));
     if (statements.includes(undefined) || conditions.includes(undefined)) return;
-    const names = new Set<string>();
-    for (const node of [...(statements as Statement[]), ...(conditions as Condition[])]) contextNames(node, names);
-    const contextName = (typeof entry === 'string' ? undefined : entry.context) ?? inferred(names, row);
+    const found: Hints = { names: new Set(), functions: new Set() };
+    for (const node of [...(statements as Statement[]), ...(conditions as Condition[])]) hints(node, signal.order, found);
+    const contextName = (typeof entry === 'string' ? undefined : entry.context) ?? inferred(found, signal);
     const context = contexts[contextName];
     if (context === undefined) {
-      problems.push({ path: typeof entry === 'string' ? [key, i] : [key, i, 'context'], message: `statements in the ${contextName} context are not supported in otelgate yet; use the ${row}, resource or scope context` });
+      problems.push({ path: typeof entry === 'string' ? [key, i] : [key, i, 'context'], message: `statements in the ${contextName} context are not supported in otelgate yet; use the ${either(Object.keys(contexts))} context` });
       return;
     }
     const group: CompiledGroup<C> = { context: contextName, errorMode: (typeof entry === 'string' ? undefined : entry.error_mode) ?? topMode, conditions: [], statements: [] };
@@ -113,9 +144,14 @@ function compileGroups<C>(entries: readonly Entry[], contexts: StatementContexts
   return problems.length > 0 ? { problems } : { groups };
 }
 
-export function compiledTransform(config: TransformConfig): { logs: Compiled<LogDraft>; traces: Compiled<SpanDraft> } {
+const LOGS: SignalStatements<LogDraft> = { key: 'log_statements', row: 'log', order: ['log', 'scope', 'resource'], contexts: logStatementContexts };
+const TRACES: SignalStatements<SpanDraft> = { key: 'trace_statements', row: 'span', order: ['spanevent', 'span', 'scope', 'resource'], contexts: spanStatementContexts };
+const METRICS: SignalStatements<MetricDraft> = { key: 'metric_statements', row: 'datapoint', order: ['datapoint', 'metric', 'scope', 'resource'], contexts: metricStatementContexts };
+
+export function compiledTransform(config: TransformConfig): { logs: Compiled<LogDraft>; traces: Compiled<SpanDraft>; metrics: Compiled<MetricDraft> } {
   return {
-    logs: compileGroups(config.log_statements, logStatementContexts, 'log', 'log_statements', config.error_mode),
-    traces: compileGroups(config.trace_statements, spanStatementContexts, 'span', 'trace_statements', config.error_mode),
+    logs: compileGroups(config.log_statements, LOGS, config.error_mode),
+    traces: compileGroups(config.trace_statements, TRACES, config.error_mode),
+    metrics: compileGroups(config.metric_statements, METRICS, config.error_mode),
   };
 }

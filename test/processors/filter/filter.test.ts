@@ -71,11 +71,13 @@ describe('the filter processor', () => {
       'processors.filter.logs.log_record[2]: "IsMatch(body, \\"x\\"", column 18: expected "," or ")" in the arguments of IsMatch but found the end',
       'processors.filter.logs.log_record[3]: "atributes[\\"x\\"] == 1", column 1: atributes["x"] is not a path of the log context. Did you mean "attributes"?',
     ]);
-    expect(problems(`logs: {exclude: {match_type: strict, bodies: [x]}}\ntraces: {span: ['nam == "x"'], spanevent: ['kind == 1']}\nmetrics: {metric: ['name == "x"']}`)).toEqual([
+    expect(problems(`logs: {exclude: {match_type: strict, bodies: [x]}}\ntraces: {span: ['nam == "x"'], spanevent: ['kind == 1']}\nmetrics: {include: {match_type: strict, metric_names: [x]}, metric: ['nmae == "x"'], datapoint: ['name == "x"']}`)).toEqual([
       'processors.filter.logs.exclude: the older include/exclude matching is not supported in otelgate; write it as OTTL conditions under logs.log_record, e.g. \'resource.attributes["service.name"] == "checkout"\'',
-      'processors.filter.metrics: otelgate\'s filter takes log and trace conditions only so far; remove metrics, or filter metrics before they reach otelgate',
+      'processors.filter.metrics.include: the older include/exclude matching is not supported in otelgate; write it as OTTL conditions under metrics.metric, e.g. \'resource.attributes["service.name"] == "checkout"\'',
       'processors.filter.traces.span[0]: "nam == \\"x\\"", column 1: nam is not a path of the span context. Did you mean "name"?',
       'processors.filter.traces.spanevent[0]: "kind == 1", column 1: kind is not a path of the spanevent context. Did you mean "span.kind"?',
+      'processors.filter.metrics.metric[0]: "nmae == \\"x\\"", column 1: nmae is not a path of the metric context. Did you mean "name"?',
+      'processors.filter.metrics.datapoint[0]: "name == \\"x\\"", column 1: name is not a path of the datapoint context. Did you mean "metric.name"?',
     ]);
   });
 
