@@ -80,12 +80,21 @@ export function check(schema: TSchema, data: unknown): SchemaProblem[] {
   const validate = compile(schema);
   if (validate(data)) return [];
   const errors = validate.errors ?? [];
-  // Inside an anyOf, every branch reports its own failure; the anyOf's own error says it once.
-  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
+  // Inside an anyOf, every branch reports its own failure; the anyOf's own error says it once,
+  // unless the value has the type of one branch only (a mapping where a string or a mapping may
+  // be): that branch's errors say what is wrong with it.
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const said = new Set<ErrorObject>();
+  const hidden: string[] = [];
+  for (const union of unions) {
+    const branch = typedBranch(errors, union);
+    if (branch !== undefined) said.add(union);
+    hidden.push(...branchesOf(errors, union).filter((b) => b !== branch));
+  }
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    if (unions.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
+    if (said.has(error) || hidden.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
     const path = pointerToPath(error.instancePath, data);
     if (error.keyword === 'additionalProperties') path.push(String((error.params as Record<string, unknown>)['additionalProperty']));
     if (error.keyword === 'required') path.push(String((error.params as Record<string, unknown>)['missingProperty']));
@@ -96,4 +105,18 @@ export function check(schema: TSchema, data: unknown): SchemaProblem[] {
     problems.push({ path, message });
   }
   return problems;
+}
+
+/** The branches of `union` that have errors, each as its schema path with a trailing /. */
+function branchesOf(errors: readonly ErrorObject[], union: ErrorObject): string[] {
+  const prefix = `${union.schemaPath}/`;
+  const branches = new Set<string>();
+  for (const e of errors) if (e.schemaPath.startsWith(prefix)) branches.add(`${prefix}${e.schemaPath.slice(prefix.length).split('/')[0] ?? ''}/`);
+  return [...branches];
+}
+
+/** The one branch of `union` whose type the value has, if only one has it. */
+function typedBranch(errors: readonly ErrorObject[], union: ErrorObject): string | undefined {
+  const typed = branchesOf(errors, union).filter((branch) => !errors.some((e) => e.schemaPath.startsWith(branch) && e.keyword === 'type' && e.instancePath === union.instancePath));
+  return typed.length === 1 ? typed[0] : undefined;
 }

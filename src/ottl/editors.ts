@@ -10,7 +10,7 @@ import { EditorSettingsError, filtered, mapAt, type Editor } from './editing.js'
 import { OttlRuntimeError } from './errors.js';
 import { MAP_EDITORS } from './map-editors.js';
 import { MATCH_EDITORS } from './match-editors.js';
-import { safeRegex } from './regex.js';
+import { replaceAllMatches, safeRegex } from './regex.js';
 import { stored, typeName } from './values.js';
 
 export { EditorSettingsError, type Action, type Editor } from './editing.js';
@@ -44,13 +44,9 @@ function replaceAll(text: string, regex: RegExp, template: string): string {
     lastTemplate = template;
   }
   const expand = lastExpander;
-  // A template without $ is the replacement itself; only a match costs a call then.
-  if (!template.includes('$')) return text.replace(regex, () => template);
-  return text.replace(regex, (...args: unknown[]) => {
-    const named = typeof args[args.length - 1] === 'object' ? (args[args.length - 1] as Record<string, string | undefined>) : undefined;
-    const groups = args.slice(0, named === undefined ? -2 : -3) as (string | undefined)[];
-    return expand(groups, named);
-  });
+  // A template without $ is the replacement itself.
+  if (!template.includes('$')) return replaceAllMatches(text, regex, () => template);
+  return replaceAllMatches(text, regex, (match) => expand(match, match.groups));
 }
 
 function replacementOf(getter: Getter, ctx: never, editor: string): string {
@@ -78,8 +74,9 @@ function keysEditor(name: string, param: Param, keeper: (argument: Bound) => (ke
 const REPLACING: Param[] = [
   { name: 'regex', kind: 'literal string' },
   { name: 'replacement', kind: 'value' },
-  { name: 'function', kind: 'value', optional: true },
-  { name: 'replacementFormat', kind: 'value', optional: true },
+  // Read as what they are, so that using one is refused as unsupported, not as an unknown enum.
+  { name: 'function', kind: 'function', optional: true },
+  { name: 'replacementFormat', kind: 'literal string', optional: true },
 ];
 
 /** The regex of a replacing editor, global; its optional arguments (`function`, `replacementFormat`) are not supported yet. */

@@ -120,11 +120,11 @@ export function safeRegex(pattern: string, extraFlags = ''): RegExp {
 }
 
 /**
- * `text` with every match of `regex` replaced by `replace(match)`, as Go's ReplaceAllStringFunc
+ * `text` with every match of `regex` replaced by `replace(match)`, as Go's ReplaceAllString(Func)
  * does: an empty match right where the previous match ended is not one (JavaScript's replace
  * counts it, so `.*` would replace "abc" twice). `regex` must have the g flag.
  */
-export function replaceAllMatches(text: string, regex: RegExp, replace: (match: string) => string): string {
+export function replaceAllMatches(text: string, regex: RegExp, replace: (match: RegExpExecArray) => string): string {
   let out = '';
   let at = 0;
   let previousEnd = -1;
@@ -136,7 +136,7 @@ export function replaceAllMatches(text: string, regex: RegExp, replace: (match: 
       regex.lastIndex++;
       if (start === previousEnd) continue;
     }
-    out += text.slice(at, start) + replace(m[0]);
+    out += text.slice(at, start) + replace(m);
     at = end;
     previousEnd = end;
   }

@@ -16,6 +16,10 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 describe('editors', () => {
   it.each<[string, Record<string, AnyValue>, unknown]>([
     ['replace_match(attributes["a"], "hello*", "hi")', { a: 'hello world' }, { a: 'hi' }],
+    // Go's ReplaceAllString: no empty match right after a match (JavaScript's replace would give -b--c-).
+    ['replace_pattern(attributes["a"], "a*", "-")', { a: 'baaac' }, { a: '-b-c-' }],
+    ['replace_pattern(attributes["a"], "(?P<k>\\\\w+)=(\\\\d+)", "${k}:$2")', { a: 'x=1 y=22 z=a' }, { a: 'x:1 y:22 z=a' }],
+    ['replace_all_patterns(attributes, "value", "\\\\d*", "#")', { a: 'a1b', b: 2n }, { a: '#a#b#', b: 2n }],
     ['replace_match(attributes["a"], "hello", "hi")', { a: 'hello world' }, { a: 'hello world' }],
     ['replace_match(attributes["a"], "h?llo [a-w]orld", "hi")', { a: 'hello world' }, { a: 'hi' }],
     ['replace_match(attributes["a"], "[!h]*", "hi")', { a: 'hello world' }, { a: 'hello world' }],
@@ -89,6 +93,8 @@ describe('editors', () => {
     ['flatten(attributes, "", 0)', "invalid depth '0' for flatten function, must be greater than 0"],
     ['flatten(attributes, resolveConflicts="yes")', 'must be true or false written in the statement'],
     ['append(attributes["l"])', "at least one of the optional arguments ('value' or 'values') must be provided"],
+    ['replace_pattern(attributes["a"], "/", "@", SHA256)', 'the function and replacementFormat arguments of replace_pattern are not supported in otelgate yet'],
+    ['replace_all_patterns(attributes, "value", "/", "@", SHA256, "id=%s")', 'the function and replacementFormat arguments of replace_all_patterns are not supported in otelgate yet'],
   ])('%s is refused when loaded: %s', (statement, message) => {
     expect(() => run([statement])).toThrow(message);
   });

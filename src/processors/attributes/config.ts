@@ -40,6 +40,8 @@ export const attributesSchema = Type.Object(
 export type AttributesConfig = Static<typeof attributesSchema>;
 
 export function validateAttributes(config: AttributesConfig): SettingsProblem[] {
+  // The Collector refuses an attributes processor without actions when it makes it: it would do nothing.
+  if (config.actions.length === 0) return [{ path: ['actions'], message: 'missing required field "actions": give at least one action' }];
   const problems: SettingsProblem[] = [];
   const actions = compileActions(config.actions, 'actions');
   if ('problems' in actions) problems.push(...actions.problems);

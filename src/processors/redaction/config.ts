@@ -27,6 +27,7 @@ export const redactionSchema = Type.Object(
     allowed_values: patterns('Regular expressions: a value any of them matches is never masked by blocked_values or blocked_key_patterns.'),
     redact_all_types: Type.Boolean({ default: false, description: 'Also mask values that are not strings (numbers, booleans, maps, lists), by their text; a masked one becomes a string.' }),
     hash_function: Type.Optional(Type.String({ description: 'Replace what is masked by its hash (md5, sha1, sha3 = SHA3-256, hmac-sha256, hmac-sha512) instead of ****.' })),
+    masking_string: Type.Optional(Type.String({ minLength: 1, description: 'What a masked part becomes instead of **** (not with hash_function).' })),
     hmac_key: Type.Optional(Type.String({ description: 'The secret of hmac-sha256 (at least 32 bytes) or hmac-sha512 (at least 64); write it as ${env:NAME}.' })),
     summary: Type.Optional(Type.String({ description: 'Attributes the processor adds where it changed something: debug (counts and keys), info (counts), silent (none, the default).' })),
     url_sanitizer: Type.Optional(Type.Unknown()),
@@ -87,6 +88,9 @@ export function validateRedaction(config: RedactionConfig): SettingsProblem[] {
     const needed = HMAC_KEY_BYTES[hash] as number;
     const length = Buffer.byteLength(config.hmac_key ?? '', 'utf8');
     if (length < needed) problems.push({ path: ['hmac_key'], message: `${hash} needs a key of at least ${needed} bytes (this one has ${length}); set hmac_key, from the environment: hmac_key: \${env:REDACTION_HMAC_KEY}` });
+  }
+  if (config.masking_string !== undefined && config.hash_function !== undefined && config.hash_function !== '') {
+    problems.push({ path: ['masking_string'], message: 'masking_string and hash_function cannot both be set: what is masked is either replaced by the masking string or by its hash; remove one' });
   }
   if (config.summary !== undefined && config.summary !== '' && !(SUMMARIES as readonly string[]).includes(config.summary)) {
     problems.push({ path: ['summary'], message: `${JSON.stringify(config.summary)} is not a summary level; use debug, info or silent` });

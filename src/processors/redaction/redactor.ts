@@ -48,8 +48,6 @@ export class Findings {
   }
 }
 
-const MASK = '****';
-
 /** The text a hash function makes of a masked text, hex as the Collector writes it. */
 function hasher(fn: HashFunction | '', key: string): ((text: string) => string) | undefined {
   switch (fn) {
@@ -88,6 +86,7 @@ export class Redactor {
   private readonly ignoredKeys: ReadonlySet<string>;
   private readonly anyBlocked: RegExp | undefined;
   private readonly hash: ((text: string) => string) | undefined;
+  private readonly maskText: string;
   private readonly allTypes: boolean;
   private readonly summary: 'debug' | 'info' | 'silent';
 
@@ -100,6 +99,7 @@ export class Redactor {
     this.ignoredKeys = new Set(config.ignored_keys);
     this.anyBlocked = anyOf(patterns.blockedValues);
     this.hash = hasher(hashFunction, config.hmac_key ?? '');
+    this.maskText = config.masking_string ?? '****';
     this.allTypes = config.redact_all_types;
     this.summary = config.summary === 'debug' || config.summary === 'info' ? config.summary : 'silent';
   }
@@ -251,7 +251,7 @@ export class Redactor {
   }
 
   private mask(text: string): string {
-    return this.hash === undefined ? MASK : this.hash(text);
+    return this.hash === undefined ? this.maskText : this.hash(text);
   }
 
   /** `text` with every part a blocked pattern matches masked, pattern after pattern; `text` itself when none matches. */
@@ -259,7 +259,7 @@ export class Redactor {
     const blocked = this.patterns.blockedValues;
     if (blocked.length === 0 || (this.anyBlocked !== undefined && !this.anyBlocked.test(text))) return text;
     let out = text;
-    for (let i = 0; i < blocked.length; i++) out = replaceAllMatches(out, blocked[i] as RegExp, (match) => this.mask(match));
+    for (let i = 0; i < blocked.length; i++) out = replaceAllMatches(out, blocked[i] as RegExp, (match) => this.mask(match[0]));
     return out;
   }
 }

@@ -13,6 +13,8 @@ export const resourceSchema = Type.Object(
 export type ResourceConfig = Static<typeof resourceSchema>;
 
 export function validateResource(config: ResourceConfig): SettingsProblem[] {
+  // The Collector's Validate refuses a resource processor without actions: it would do nothing.
+  if (config.attributes.length === 0) return [{ path: ['attributes'], message: 'missing required field "attributes": give at least one action' }];
   const compiled = compileActions(config.attributes, 'attributes');
   return 'problems' in compiled ? compiled.problems : [];
 }

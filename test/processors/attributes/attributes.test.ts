@@ -111,6 +111,11 @@ exclude: {match_type: strict}`,
     ]);
   });
 
+  it('needs at least one action, as the Collector', () => {
+    expect(processorProblems('attributes', '{}')).toEqual(['processors.attributes.actions: missing required field "actions": give at least one action']);
+    expect(processorProblems('attributes', 'actions: []')).toEqual(['processors.attributes.actions: missing required field "actions": give at least one action']);
+  });
+
   it('does what the example in its README says', async () => {
     const row = (i: number, service: string): LogRow => ({
       ...logRow(i, resource(service)),

@@ -320,6 +320,13 @@ describe('the redaction processor', () => {
     inEvery(await everywhere('allow_all_keys: true\nblocked_values: ["a*"]', { text: 'baaac' }), { text: '****b****c****' });
   });
 
+  it('masks with masking_string when it is set', async () => {
+    inEvery(await everywhere('allow_all_keys: true\nblocked_values: ["4[0-9]{15}"]\nblocked_key_patterns: [secret]\nmasking_string: "[REDACTED]"', { card: 'card 4111111111111111', secret: 'x' }), {
+      card: 'card [REDACTED]',
+      secret: '[REDACTED]',
+    });
+  });
+
   it('changes a resource once per batch into one new resource its rows share; the batch that came stays as it was', async () => {
     const res: Resource = { attributes: attrs({ 'service.name': 'checkout', 'user.email': 'jane@example.com' }), droppedAttributesCount: 0, schemaUrl: '' };
     const batch = batchOf('logs', 'shop', RECEIVED, [logRow(0, res), logRow(1, res)]);
@@ -367,6 +374,9 @@ describe('the redaction processor', () => {
     expect(processorProblems('redaction', 'hash_function: sha256')).toEqual(['processors.redaction.hash_function: unknown hash function "sha256"; use one of md5, sha1, sha3, hmac-sha256, hmac-sha512, or leave it out to mask with ****']);
     expect(processorProblems('redaction', 'hash_function: hmac-sha256\nhmac_key: short')).toEqual([
       'processors.redaction.hmac_key: hmac-sha256 needs a key of at least 32 bytes (this one has 5); set hmac_key, from the environment: hmac_key: ${env:REDACTION_HMAC_KEY}',
+    ]);
+    expect(processorProblems('redaction', 'masking_string: "[REDACTED]"\nhash_function: md5')).toEqual([
+      'processors.redaction.masking_string: masking_string and hash_function cannot both be set: what is masked is either replaced by the masking string or by its hash; remove one',
     ]);
     expect(processorProblems('redaction', 'summary: verbose')).toEqual(['processors.redaction.summary: "verbose" is not a summary level; use debug, info or silent']);
     expect(processorProblems('redaction', 'db_sanitizer: {sql: {enabled: true}}\nurl_sanitizer: {enabled: false}')).toEqual([
