@@ -19,7 +19,7 @@ export type ParamKind = 'value' | 'path' | 'literal string' | 'literal int' | 'l
 /** A path argument: read and set. */
 export interface PathArgument {
   get: Getter;
-  set: (ctx: never, value: AnyValue) => void;
+  set: (ctx: never, value: OttlValue) => void;
 }
 
 export interface Param {

@@ -19,14 +19,14 @@ export type Getter<C> = (ctx: C) => AnyValue;
 export type ValueGetter<C> = (ctx: C) => OttlValue;
 export type Predicate<C> = (ctx: C) => boolean;
 /** Writes a path's value; a value of a type the path cannot hold is ignored, as the Collector's setters ignore it. */
-export type Setter<C> = (ctx: C, value: AnyValue) => void;
+export type Setter<C> = (ctx: C, value: OttlValue) => void;
 
 /** What a context (log, span, ...) offers: its paths. */
 export interface OttlContext<C> {
   /** The context's name, as the Collector's (`log`). */
   name: string;
   /** A getter for the path, or undefined when the context has none such; throws an OttlError for a path it knows but that is used wrongly. */
-  path(fields: readonly PathField[]): Getter<C> | undefined;
+  path(fields: readonly PathField[]): ValueGetter<C> | undefined;
   /** Its paths as written, for "did you mean". */
   paths: readonly string[];
   /** A setter for the path; undefined for a path that cannot be set (or that it does not have). Contexts for conditions only have none. */

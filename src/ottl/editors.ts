@@ -11,7 +11,7 @@ import { OttlRuntimeError } from './errors.js';
 import { MAP_EDITORS } from './map-editors.js';
 import { MATCH_EDITORS } from './match-editors.js';
 import { replaceAllMatches, safeRegex } from './regex.js';
-import { stored, typeName } from './values.js';
+import { isTimeKind, typeName } from './values.js';
 
 export { EditorSettingsError, type Action, type Editor } from './editing.js';
 
@@ -105,9 +105,10 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       return (ctx) => {
         const v = get(ctx);
         // As the Collector: no path takes nil, so setting nil changes nothing. A map or list
-        // statements made is set as a copy: it may still change in place where it is.
+        // statements made is set as a copy: it may still change in place where it is. A time
+        // goes to the path as it is: only time paths take one, the others refuse it.
         if (v === null) return;
-        path(target).set(ctx, copiedIfMadeHere(ctx, stored(v, 'set')));
+        path(target).set(ctx, isTimeKind(v) ? v : copiedIfMadeHere(ctx, v));
       };
     },
   },

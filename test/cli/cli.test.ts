@@ -53,11 +53,13 @@ describe('otelgate CLI', () => {
     expect(summary('processors')).toEqual([
       ['attributes', all('Alpha')],
       ['batch', all('Alpha')],
-      ['filter', { logs: 'Alpha', traces: 'Alpha' }],
+      ['filter', all('Alpha')],
       ['memory_limiter', all('Beta')],
+      ['probabilistic_sampler', { logs: 'Alpha', traces: 'Alpha' }],
+      ['redaction', { logs: 'Alpha', traces: 'Beta', metrics: 'Alpha' }],
       ['resource', all('Alpha')],
       ['span', { traces: 'Alpha' }],
-      ['transform', { logs: 'Alpha', traces: 'Alpha' }],
+      ['transform', all('Alpha')],
     ]);
     expect(summary('exporters')).toEqual([
       ['debug', all('Development')],

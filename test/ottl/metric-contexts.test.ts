@@ -124,7 +124,7 @@ describe('OTTL conditions on a data point', () => {
     expect(error('name == "orders"')).toBe('column 1: name is not a path of the datapoint context. Did you mean "metric.name"?');
     expect(error('atributes["a"] == 1')).toBe('column 1: atributes["a"] is not a path of the datapoint context. Did you mean "attributes"?');
     expect(error('positive == nil')).toBe('column 1: positive is not supported in otelgate: read datapoint.positive.offset and datapoint.positive.bucket_counts');
-    expect(error('datapoint.time > Now()')).toBe('column 1: datapoint.time is not supported in otelgate yet: use datapoint.time_unix_nano');
+    expect(error('datapoint.time > Now()')).toBe('compiled');
     expect(error('count["a"] == 1')).toBe('column 7: count["a"]: count takes no keys');
     expect(error('HasAttrOnDatapoint("a", "b")')).toMatch(/^column 1: HasAttrOnDatapoint is not a converter otelgate has\./);
   });

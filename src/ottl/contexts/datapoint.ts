@@ -4,13 +4,13 @@
 // point) is nil, as in the Collector.
 import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
 import type { DataPointRow, Exemplar, ExponentialBuckets } from '../../model/metrics.js';
-import type { Getter } from '../compile.js';
+import type { ValueGetter } from '../compile.js';
 import { metricFieldPaths, pointResourceAndScope, type MetricRow } from './metric.js';
-import { mergedPaths, tableContext, type PathTable } from './table.js';
+import { mergedPaths, tableContext, timeOf, type PathTable } from './table.js';
 
 export type DataPointContext = MetricRow;
 
-type G = Getter<DataPointContext>;
+type G = ValueGetter<DataPointContext>;
 
 /** The Collector's data point enums over the metric context's (which every context has here). */
 const DATAPOINT_ENUMS: ReadonlyMap<string, bigint> = new Map([
@@ -51,6 +51,8 @@ const POINT: PathTable<DataPointContext> = {
   plain: {
     'datapoint.start_time_unix_nano': (c) => c.row.startTimeUnixNano,
     'datapoint.time_unix_nano': (c) => c.row.timeUnixNano,
+    'datapoint.start_time': timeOf((c) => c.row.startTimeUnixNano),
+    'datapoint.time': timeOf((c) => c.row.timeUnixNano),
     // pdata gives 0 for the value of the other type: an int point's value_double is 0.
     'datapoint.value_double': (c) => (c.row.kind === 'number' ? (typeof c.row.value === 'number' ? c.row.value : 0) : null),
     'datapoint.value_int': (c) => (c.row.kind === 'number' ? (typeof c.row.value === 'bigint' ? c.row.value : 0n) : null),
@@ -80,8 +82,6 @@ const POINT: PathTable<DataPointContext> = {
   refused: {
     'datapoint.positive': 'is not supported in otelgate: read datapoint.positive.offset and datapoint.positive.bucket_counts',
     'datapoint.negative': 'is not supported in otelgate: read datapoint.negative.offset and datapoint.negative.bucket_counts',
-    'datapoint.time': 'is not supported in otelgate yet: use datapoint.time_unix_nano',
-    'datapoint.start_time': 'is not supported in otelgate yet: use datapoint.start_time_unix_nano',
   },
 };
 

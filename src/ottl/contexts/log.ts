@@ -2,17 +2,17 @@
 // `log.` prefix), its resource's (`resource.`) and scope's (`instrumentation_scope.` or `scope.`),
 // and `project`, otelgate's own: the project of the row, which nothing can change.
 import type { LogRow } from '../../model/logs.js';
-import type { Getter } from '../compile.js';
+import type { ValueGetter } from '../compile.js';
 import { anyValueText } from '../values.js';
 import { idBytes, SPAN_ID_ZERO, TRACE_ID_ZERO } from './ids.js';
-import { mergedPaths, resourceAndScopePaths, tableContext, type PathTable } from './table.js';
+import { mergedPaths, resourceAndScopePaths, tableContext, timeOf, type PathTable } from './table.js';
 
 export interface LogContext {
   readonly row: LogRow;
   readonly project: string;
 }
 
-type G = Getter<LogContext>;
+type G = ValueGetter<LogContext>;
 
 const LOG: PathTable<LogContext> = {
   plain: {
@@ -22,6 +22,8 @@ const LOG: PathTable<LogContext> = {
     'log.severity_text': (c) => c.row.severityText,
     'log.time_unix_nano': (c) => c.row.timeUnixNano,
     'log.observed_time_unix_nano': (c) => c.row.observedTimeUnixNano,
+    'log.time': timeOf((c) => c.row.timeUnixNano),
+    'log.observed_time': timeOf((c) => c.row.observedTimeUnixNano),
     'log.flags': (c) => BigInt(c.row.flags),
     'log.dropped_attributes_count': (c) => BigInt(c.row.droppedAttributesCount),
     'log.event_name': (c) => c.row.eventName,

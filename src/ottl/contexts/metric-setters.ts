@@ -2,15 +2,15 @@
 // and the contexts metric statements run in: a data point's (each row), a metric's (once per
 // Metric of a batch), a resource's and a scope's. A metric's fields are set on the batch's one new
 // Metric for all its points (draftMetric); a point's on a new row.
-import type { AnyValue } from '../../model/anyvalue.js';
 import type { DataPointRow } from '../../model/metrics.js';
 import type { OttlContext, Setter } from '../compile.js';
+import type { OttlValue } from '../values.js';
 import { METRIC_EDITORS, REFUSED_DATAPOINT_EDITORS, REFUSED_METRIC_EDITORS } from '../metric-functions.js';
 import { dataPointContext, dataPointPaths } from './datapoint.js';
 import { draft, draftMetric, type Drafting, type Mutable } from './draft.js';
 import { hasTemporality, metricPaths } from './metric.js';
 import { int32, map, nanos, text, type StatementContexts } from './setters.js';
-import { pathsUnder, resourceAndScopeSetters, tableContext, uint32, type PathTable } from './table.js';
+import { instant, pathsUnder, resourceAndScopeSetters, tableContext, uint32, type PathTable } from './table.js';
 
 export type MetricDraft = Drafting<DataPointRow>;
 
@@ -21,16 +21,16 @@ const ALL: readonly Kind[] = ['number', 'histogram', 'exponential_histogram', 's
 const AGGREGATED = ['histogram', 'exponential_histogram', 'summary'] as const;
 const EXPONENTIAL = ['exponential_histogram'] as const;
 
-const double = (v: AnyValue): number | undefined => (typeof v === 'number' ? v : undefined);
-const int64 = (v: AnyValue): bigint | undefined => (typeof v === 'bigint' ? v : undefined);
+const double = (v: OttlValue): number | undefined => (typeof v === 'number' ? v : undefined);
+const int64 = (v: OttlValue): bigint | undefined => (typeof v === 'bigint' ? v : undefined);
 /** An int64 into a uint64 count, wrapped as Go's uint64() conversion wraps it. */
-const uint64 = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asUintN(64, v)) : undefined);
+const uint64 = (v: OttlValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asUintN(64, v)) : undefined);
 
 /**
  * A setter of a field of the points of `kinds`, from what `convert` makes of the value; a value of
  * another type, or a point of another kind, is left as it is, as the Collector's setters leave it.
  */
-function pointSetter<K extends Kind, T>(kinds: readonly K[], convert: (v: AnyValue) => T | undefined, apply: (row: PointOf<K>, value: T) => void): Setter<MetricDraft> {
+function pointSetter<K extends Kind, T>(kinds: readonly K[], convert: (v: OttlValue) => T | undefined, apply: (row: PointOf<K>, value: T) => void): Setter<MetricDraft> {
   return (c, v) => {
     const value = convert(v);
     if (value !== undefined && (kinds as readonly Kind[]).includes(c.row.kind)) apply(draft(c) as PointOf<K>, value);
@@ -47,6 +47,8 @@ const POINT_SETTERS: Record<string, Setter<MetricDraft>> = {
   'datapoint.attributes': pointSetter(ALL, map, (row, v) => (row.attributes = v)),
   'datapoint.start_time_unix_nano': pointSetter(ALL, nanos, (row, v) => (row.startTimeUnixNano = v)),
   'datapoint.time_unix_nano': pointSetter(ALL, nanos, (row, v) => (row.timeUnixNano = v)),
+  'datapoint.start_time': pointSetter(ALL, instant, (row, v) => (row.startTimeUnixNano = v)),
+  'datapoint.time': pointSetter(ALL, instant, (row, v) => (row.timeUnixNano = v)),
   // As pdata's SetDoubleValue and SetIntValue: the value takes the type set.
   'datapoint.value_double': pointSetter(['number'], double, (row, v) => (row.value = v)),
   'datapoint.value_int': pointSetter(['number'], int64, (row, v) => (row.value = v)),
@@ -60,14 +62,14 @@ const POINT_SETTERS: Record<string, Setter<MetricDraft>> = {
 };
 
 /** A setter of the metric's field, on the batch's one new Metric of the point's, when `convert` takes the value. */
-function metricSetter<T>(convert: (v: AnyValue) => T | undefined, apply: (c: MetricDraft, value: T) => void): Setter<MetricDraft> {
+function metricSetter<T>(convert: (v: OttlValue) => T | undefined, apply: (c: MetricDraft, value: T) => void): Setter<MetricDraft> {
   return (c, v) => {
     const value = convert(v);
     if (value !== undefined) apply(c, value);
   };
 }
 
-const bool = (v: AnyValue): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+const bool = (v: OttlValue): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
 /** `metric.type` has none: the Collector's setter of it changes nothing (convert_sum_to_gauge and convert_gauge_to_sum do). */
 const METRIC_SETTERS: Record<string, Setter<MetricDraft>> = {

@@ -3,9 +3,9 @@
 // and scope, and `project` (read-only). A span event's context reads its span's paths under `span.`.
 import { newAttributes, type Attributes } from '../../model/anyvalue.js';
 import type { SpanEvent, SpanRow } from '../../model/traces.js';
-import type { Getter } from '../compile.js';
+import type { ValueGetter } from '../compile.js';
 import { idBytes, SPAN_ID_ZERO, TRACE_ID_ZERO } from './ids.js';
-import { mergedPaths, resourceAndScopePaths, tableContext, type PathTable } from './table.js';
+import { mergedPaths, resourceAndScopePaths, tableContext, timeOf, type PathTable } from './table.js';
 
 export interface SpanContext {
   readonly row: SpanRow;
@@ -46,13 +46,15 @@ function spanFieldPaths<C extends SpanContext>(): PathTable<C> {
       'span.kind.string': (c) => KIND_NAMES[c.row.kind] ?? String(c.row.kind),
       'span.start_time_unix_nano': (c) => c.row.startTimeUnixNano,
       'span.end_time_unix_nano': (c) => c.row.endTimeUnixNano,
+      'span.start_time': timeOf((c) => c.row.startTimeUnixNano),
+      'span.end_time': timeOf((c) => c.row.endTimeUnixNano),
       'span.flags': (c) => BigInt(c.row.flags),
       'span.dropped_attributes_count': (c) => BigInt(c.row.droppedAttributesCount),
       'span.dropped_events_count': (c) => BigInt(c.row.droppedEventsCount),
       'span.dropped_links_count': (c) => BigInt(c.row.droppedLinksCount),
       'span.status.code': (c) => BigInt(c.row.statusCode),
       'span.status.message': (c) => c.row.statusMessage,
-    } satisfies Record<string, Getter<C>>,
+    } satisfies Record<string, ValueGetter<C>>,
     keyed: {
       'span.attributes': (c) => c.row.attributes,
       'span.trace_state': (c) => traceStateEntries(c.row.traceState),
@@ -71,9 +73,13 @@ const EVENT: PathTable<SpanEventContext> = {
   plain: {
     'spanevent.name': (c) => c.event.name,
     'spanevent.time_unix_nano': (c) => c.event.timeUnixNano,
+    'spanevent.time': timeOf((c) => c.event.timeUnixNano),
     'spanevent.dropped_attributes_count': (c) => BigInt(c.event.droppedAttributesCount),
   },
   keyed: { 'spanevent.attributes': (c) => c.event.attributes },
 };
 
-export const spanEventContext = tableContext<SpanEventContext>('spanevent', mergedPaths(EVENT, spanFieldPaths(), scoped()), ['span']);
+/** Every path a span event's context reads: its own, its span's under `span.`, the resource's and scope's. */
+export const spanEventPaths: PathTable<SpanEventContext> = mergedPaths(EVENT, spanFieldPaths(), scoped());
+
+export const spanEventContext = tableContext<SpanEventContext>('spanevent', spanEventPaths, ['span']);

@@ -4,14 +4,16 @@
 // context's own name, as the Collector's contexts read paths with and without their prefix.
 import type { Resource, Scope } from '../../model/resource.js';
 import type { Key, PathField } from '../ast.js';
-import { indexed, pathText, type Getter, type OttlContext, type Setter } from '../compile.js';
-import { isAttributes, type AnyValue } from '../../model/anyvalue.js';
+import { indexed, pathText, type Getter, type OttlContext, type Setter, type ValueGetter } from '../compile.js';
+import type { AnyValue } from '../../model/anyvalue.js';
+import { isMap, stored, type OttlValue } from '../values.js';
 import { draftResource, draftScope, setOwned, type Drafting } from './draft.js';
 import { OttlError } from '../errors.js';
+import { OttlTime } from '../time.js';
 
 export interface PathTable<C> {
-  /** Paths read without keys. */
-  plain: Readonly<Record<string, Getter<C>>>;
+  /** Paths read without keys: a row's value, or a time (`time`). */
+  plain: Readonly<Record<string, ValueGetter<C>>>;
   /** Paths that take keys (["k"], [0]): a map or a list. A path in both reads the plain one without keys. */
   keyed: Readonly<Record<string, Getter<C>>>;
   /** Setters by the same names: of a plain path, or of a keyed one's whole value (a key is set in a copy of it). */
@@ -38,21 +40,30 @@ export function resourceAndScopePaths<C>(resource: (c: C) => Resource, scope: (c
   };
 }
 
+/** A row's nanoseconds read as a time (`time`, `start_time`, ...), as the Collector's time paths read them. */
+export const timeOf =
+  <C>(nanos: (c: C) => bigint): ValueGetter<C> =>
+  (c) =>
+    new OttlTime(nanos(c));
+
+/** A time set into a row's nanoseconds: its nanoseconds since the epoch, 0 (no time) for one before it; anything but a time is ignored. */
+export const instant = (v: OttlValue): bigint | undefined => (v instanceof OttlTime ? (v.unixNano < 0n ? 0n : v.unixNano) : undefined);
+
 /** An int64 into a uint32 field (counts, flags), wrapped as Go's uint32() conversion wraps it. */
-export const uint32 = (v: AnyValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : undefined);
+export const uint32 = (v: OttlValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : undefined);
 
 /** Setters of the resource's and scope's paths, for rows being transformed (the batch's one new resource or scope per original). */
 export function resourceAndScopeSetters<R extends { readonly resource: Resource; readonly scope: Scope }>(): Record<string, Setter<Drafting<R>>> {
   return {
     'resource.attributes': (c, v) => {
-      if (v !== null && isAttributes(v)) draftResource(c).attributes = v;
+      if (isMap(v)) draftResource(c).attributes = v;
     },
     'resource.dropped_attributes_count': (c, v) => {
       const count = uint32(v);
       if (count !== undefined) draftResource(c).droppedAttributesCount = count;
     },
     'scope.attributes': (c, v) => {
-      if (v !== null && isAttributes(v)) draftScope(c).attributes = v;
+      if (isMap(v)) draftScope(c).attributes = v;
     },
     'scope.name': (c, v) => {
       if (typeof v === 'string') draftScope(c).name = v;
@@ -75,7 +86,7 @@ export function pathsUnder<C>(table: PathTable<C>, prefixes: readonly string[]):
 }
 
 export const mergedPaths = <C>(...tables: PathTable<C>[]): PathTable<C> => ({
-  plain: Object.assign({}, ...tables.map((t) => t.plain)) as Record<string, Getter<C>>,
+  plain: Object.assign({}, ...tables.map((t) => t.plain)) as Record<string, ValueGetter<C>>,
   keyed: Object.assign({}, ...tables.map((t) => t.keyed)) as Record<string, Getter<C>>,
   set: Object.assign({}, ...tables.map((t) => t.set ?? {})) as Record<string, Setter<C>>,
   refused: Object.assign({}, ...tables.map((t) => t.refused ?? {})) as Record<string, string>,
@@ -108,7 +119,7 @@ export function tableContext<C>(name: string, table: PathTable<C>, others: reado
   return {
     name,
     paths: [...new Set([...Object.keys(table.plain), ...Object.keys(table.keyed)])].map((p) => (p.startsWith(own) ? p.slice(own.length) : p)),
-    path(fields: readonly PathField[]): Getter<C> | undefined {
+    path(fields: readonly PathField[]): ValueGetter<C> | undefined {
       const { qualified, joined, keys } = resolve(fields);
       const plain = Object.hasOwn(table.plain, qualified) ? table.plain[qualified] : undefined;
       const keyed = Object.hasOwn(table.keyed, qualified) ? table.keyed[qualified] : undefined;
@@ -126,7 +137,7 @@ export function tableContext<C>(name: string, table: PathTable<C>, others: reado
       const whole = Object.hasOwn(table.keyed, qualified) ? table.keyed[qualified] : undefined;
       // A path read as text and by keys (trace_state) is set as text only: its keys are a view.
       if (whole === undefined || Object.hasOwn(table.plain, qualified)) return undefined;
-      return (c, value) => set(c, setOwned(c, whole(c), keys, value));
+      return (c, value) => set(c, setOwned(c, whole(c), keys, stored(value, 'set')));
     },
   };
 }

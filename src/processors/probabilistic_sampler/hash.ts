@@ -37,8 +37,9 @@ export function fnvHashHex(hex: string, seed: number): number {
  */
 export function hashRandomness(hashed32: number): bigint {
   const hashed = hashed32 & BUCKET_MASK;
-  const unused18 = hashed32 >>> 14;
-  const mixed28 = (unused18 ^ (unused18 << 10)) >>> 0;
+  // The Collector's "18 unused bits" are hashed32 >> (32 - 14): the top 14, which it mixes into 28.
+  const unused = hashed32 >>> 18;
+  const mixed28 = (unused ^ (unused << 10)) >>> 0;
   return (BigInt(BUCKET_MASK - hashed) << 42n) | (BigInt(mixed28) << 14n) | BigInt(hashed);
 }
 

@@ -9,9 +9,8 @@ import type { LogRow } from '../../model/logs.js';
 import { keepRows } from '../../model/rewrite.js';
 import { anyValueText } from '../../ottl/values.js';
 import { fnvHash, fnvHashHex, hashRandomness } from './hash.js';
-import { MISSING, RANDOMNESS_IN_USE, Report, THRESHOLD_IN_USE, shouldSample, type Carrier, type Extracted, type Problem, type Randomness, type Sampler } from './sampler.js';
-import { ALL_PROBABILITIES_RANDOMNESS, SamplingProblem, probabilityToThreshold, rValue, rValueToRandomness, tValue, tValueToThreshold, traceIdRandomness } from './sampling.js';
-import { emptyTraceId } from './spans.js';
+import { consistent, emptyTraceId, MISSING, RANDOMNESS_IN_USE, Report, THRESHOLD_IN_USE, shouldSample, type Carrier, type Extracted, type Problem, type Randomness, type Sampler } from './sampler.js';
+import { ALL_PROBABILITIES_RANDOMNESS, SamplingProblem, probabilityToThreshold, rValue, rValueToRandomness, tValue, tValueToThreshold } from './sampling.js';
 
 const THRESHOLD_KEY = 'sampling.threshold';
 const RANDOMNESS_KEY = 'sampling.randomness';
@@ -114,13 +113,8 @@ function extract(sampler: Sampler, row: LogRow): Extracted<AttributeCarrier> {
       return { rnd, carrier, problem: undefined };
     }
     case 'equalizing':
-    case 'proportional': {
-      if (carrier === undefined) return { rnd: MISSING, carrier, problem };
-      const explicit = carrier.randomness();
-      if (explicit !== undefined) return { rnd: { value: explicit, policy: 'sampling_randomness' }, carrier, problem };
-      if (emptyTraceId(row.traceId)) return { rnd: MISSING, carrier, problem };
-      return { rnd: { value: traceIdRandomness(row.traceId), policy: 'trace_id_w3c' }, carrier, problem };
-    }
+    case 'proportional':
+      return consistent(carrier, row.traceId, problem);
   }
 }
 

@@ -4,7 +4,7 @@
 // failure to read them is fail_closed's to decide; a priority overrides the threshold; a kept item
 // carries the threshold it was kept at.
 import { hashSeedThreshold } from './hash.js';
-import { ALL_PROBABILITIES_RANDOMNESS, ALWAYS_SAMPLE, MIN_SAMPLING_PROBABILITY, NEVER_SAMPLE, probabilityToThreshold, thresholdProbability } from './sampling.js';
+import { ALL_PROBABILITIES_RANDOMNESS, ALWAYS_SAMPLE, MIN_SAMPLING_PROBABILITY, NEVER_SAMPLE, probabilityToThreshold, thresholdProbability, traceIdRandomness } from './sampling.js';
 
 export const MODES = ['hash_seed', 'equalizing', 'proportional'] as const;
 export type Mode = (typeof MODES)[number];
@@ -17,6 +17,24 @@ export interface Randomness {
 
 /** No randomness was found: every threshold but never keeps it, but fail_closed decides first. */
 export const MISSING: Randomness = { value: ALL_PROBABILITIES_RANDOMNESS, policy: 'missing_randomness' };
+
+const ZERO_TRACE_ID = '0'.repeat(32);
+
+/**
+ * An all-zero or absent trace id is no randomness: W3C calls it invalid. Nor is one of another
+ * length than 16 bytes, which otelgate's readers keep and pdata would have refused: the Collector
+ * never decides on one.
+ */
+export const emptyTraceId = (traceId: string): boolean => traceId.length !== 32 || traceId === ZERO_TRACE_ID;
+
+/** The randomness the consistent modes (equalizing, proportional) use: an explicit rv, else the trace id's, else none. */
+export function consistent<C extends Carrier>(carrier: C | undefined, traceId: string, problem: Problem | undefined): Extracted<C> {
+  if (carrier === undefined) return { rnd: MISSING, carrier, problem };
+  const explicit = carrier.randomness();
+  if (explicit !== undefined) return { rnd: { value: explicit, policy: 'sampling_randomness' }, carrier, problem };
+  if (emptyTraceId(traceId)) return { rnd: MISSING, carrier, problem };
+  return { rnd: { value: traceIdRandomness(traceId), policy: 'trace_id_w3c' }, carrier, problem };
+}
 
 /** The sampling values an item carries, read once and changed in a copy that a kept item takes. */
 export interface Carrier {

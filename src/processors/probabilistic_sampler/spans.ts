@@ -7,14 +7,10 @@ import type { AnyValue } from '../../model/anyvalue.js';
 import { keepRows } from '../../model/rewrite.js';
 import type { SpanRow } from '../../model/traces.js';
 import { fnvHashHex, hashRandomness } from './hash.js';
-import { MISSING, RANDOMNESS_IN_USE, Report, THRESHOLD_IN_USE, shouldSample, type Carrier, type Extracted, type Randomness, type Sampler } from './sampler.js';
-import { ALL_PROBABILITIES_RANDOMNESS, ALWAYS_SAMPLE, NEVER_SAMPLE, SamplingProblem, rValue, traceIdRandomness } from './sampling.js';
+import { consistent, emptyTraceId, MISSING, RANDOMNESS_IN_USE, Report, THRESHOLD_IN_USE, shouldSample, type Carrier, type Extracted, type Randomness, type Sampler } from './sampler.js';
+import { ALL_PROBABILITIES_RANDOMNESS, ALWAYS_SAMPLE, NEVER_SAMPLE, SamplingProblem, rValue } from './sampling.js';
 import { parseTraceState, serializeTraceState, updateThreshold, type W3CTraceState } from './tracestate.js';
 
-const ZERO_TRACE_ID = '0'.repeat(32);
-
-/** An all-zero or absent trace id is no randomness: W3C calls it invalid. */
-export const emptyTraceId = (traceId: string): boolean => traceId === '' || traceId === ZERO_TRACE_ID;
 
 class TraceStateCarrier implements Carrier {
   constructor(readonly state: W3CTraceState) {}
@@ -60,13 +56,8 @@ function extract(sampler: Sampler, row: SpanRow): Extracted<TraceStateCarrier> {
       return { rnd, carrier, problem: undefined };
     }
     case 'equalizing':
-    case 'proportional': {
-      if (carrier === undefined) return { rnd: MISSING, carrier, problem };
-      const explicit = carrier.randomness();
-      if (explicit !== undefined) return { rnd: { value: explicit, policy: 'sampling_randomness' }, carrier, problem };
-      if (emptyTraceId(row.traceId)) return { rnd: MISSING, carrier, problem };
-      return { rnd: { value: traceIdRandomness(row.traceId), policy: 'trace_id_w3c' }, carrier, problem };
-    }
+    case 'proportional':
+      return consistent(carrier, row.traceId, problem);
   }
 }
 

@@ -6,8 +6,9 @@ import { withRows } from '../../model/rewrite.js';
 import type { LogRow } from '../../model/logs.js';
 import type { DataPointRow, Metric } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
-import type { SpanRow } from '../../model/traces.js';
-import { adoptCopies, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
+import type { SpanEvent, SpanRow } from '../../model/traces.js';
+import { adoptCopies, draft, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
+import type { SpanEventDraft } from '../../ottl/contexts/setters.js';
 import { PermanentError } from '../../errors.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
 import { compiledOrThrow, FailureLog } from '../helper/ottl.js';
@@ -29,6 +30,28 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
     const message = error instanceof Error ? error.message : String(error);
     if (group.errorMode === 'propagate') throw new PermanentError(`transform ${id}: ${JSON.stringify(text)} failed on a row: ${message}`);
     if (group.errorMode === 'ignore') failures.failed(text, message);
+  };
+  /** The group's statements on the row (or event) `c` is at, when its conditions let them. */
+  const run = (group: CompiledGroup<Drafting<R>>, at: Drafting<R>): void => {
+    let applies = group.conditions.length === 0;
+    for (const condition of group.conditions) {
+      try {
+        if (condition.matches(at)) {
+          applies = true;
+          break;
+        }
+      } catch (error) {
+        fail(group, condition.text, error);
+      }
+    }
+    if (!applies) return;
+    for (const statement of group.statements) {
+      try {
+        statement.run(at);
+      } catch (error) {
+        fail(group, statement.text, error);
+      }
+    }
   };
   for (const group of groups) {
     // A resource's or scope's statements run once for each one in the batch (a scope of each
@@ -54,26 +77,8 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
       c.index = i;
       // What an earlier row changed of this one's resource, scope or metric.
       adoptCopies(c);
-      let applies = group.conditions.length === 0;
-      for (const condition of group.conditions) {
-        try {
-          if (condition.matches(c)) {
-            applies = true;
-            break;
-          }
-        } catch (error) {
-          fail(group, condition.text, error);
-        }
-      }
-      if (applies) {
-        for (const statement of group.statements) {
-          try {
-            statement.run(c);
-          } catch (error) {
-            fail(group, statement.text, error);
-          }
-        }
-      }
+      if (group.context === 'spanevent') eachEvent(c as unknown as SpanEventDraft, () => run(group, c));
+      else run(group, c);
       current[i] = c.row;
       drafted[i] = c.drafted;
     }
@@ -81,6 +86,21 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
   if (copies.resources.size === 0 && copies.scopes.size === 0 && !drafted.includes(true)) return rows;
   // Rows done before their resource, scope or metric changed take the new one too.
   return current.map((row, i) => withCopies(row, rows[i] as R, copies));
+}
+
+/** `run` at each event of the span `c` is at; the span takes the events that changed, in a new list. */
+function eachEvent(c: SpanEventDraft, run: () => void): void {
+  const events = c.row.events;
+  let changed: SpanEvent[] | undefined;
+  for (let j = 0; j < events.length; j++) {
+    c.event = events[j] as SpanEvent;
+    c.eventDrafted = false;
+    run();
+    if (!c.eventDrafted) continue;
+    changed ??= events.slice();
+    changed[j] = c.event;
+  }
+  if (changed !== undefined) draft(c).events = changed;
 }
 
 export const transformProcessorFactory: ProcessorFactory<typeof transformSchema> = {

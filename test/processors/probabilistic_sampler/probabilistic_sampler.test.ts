@@ -94,6 +94,28 @@ describe('the probabilistic_sampler processor', () => {
     await p.service.shutdown();
   });
 
+  it('writes in hash_seed mode the rv the Collector writes: R\' = 2^14 - 1 - hash, then the hash\'s top 14 bits mixed into 28, then the hash', async () => {
+    const p = sampler('sampling_percentage: 100\nhash_seed: 22');
+    await p.service.start();
+    await p.push(batchOf('traces', 'shop', RECEIVED, [span('5b8efff798038103d269b633813fc60c')]));
+    await p.service.shutdown();
+    // FNV-1a of the seed (4 bytes, little-endian) and the id's 16 bytes = 0xa2a64cc9 (worked out apart from
+    // otelgate's code): hash & 0x3fff = 0xcc9, R' = 0x3fff - 0xcc9 = 0x3336, hash >> 18 = 0x28a9,
+    // mixed = 0x28a9 ^ (0x28a9 << 10) = 0xa28ca9: (0x3336 << 42) | (0xa28ca9 << 14) | 0xcc9.
+    expect(p.spans()[0]?.traceState).toBe('ot=rv:ccd828a32a4cc9;th:0');
+  });
+
+  it('decides a trace id of another length than 16 bytes (which otelgate reads, and pdata would refuse) as one without randomness, in every mode', async () => {
+    for (const mode of ['hash_seed', 'proportional', 'equalizing']) {
+      const p = sampler(`sampling_percentage: 50\nmode: ${mode}`);
+      await p.service.start();
+      await p.push(batchOf('traces', 'shop', RECEIVED, [span('0102'), span('5b8efff798038103d269b633813fc60c5b8e')]));
+      await p.push(batchOf('logs', 'shop', RECEIVED, [log('0102')]));
+      expect([mode, p.spans().length, p.logs().length]).toEqual([mode, 0, 0]);
+      await p.service.shutdown();
+    }
+  });
+
   it('fail_closed: false keeps what has no randomness (no trace id, no attribute) at any percentage above 0', async () => {
     for (const [failClosed, kept] of [
       ['true', 0],

@@ -218,13 +218,13 @@ log_statements:
   - IsMatch(log.body, "x")
 trace_statements:
   - context: spanevent
-    statements: ['set(attributes["a"], 1)']
+    statements: ['set(project, "x")']
 metric_statements: ['set(metric.nme, "x")']`)).toEqual([
       'processors.transform.log_statements[0]: "set(project, \\"other\\")", column 5: project cannot be set in the log context',
       'processors.transform.log_statements[1]: "set(log.attributes[\\"a\\"], 1", column 27: expected "," or ")" in the arguments of set but found the end',
       'processors.transform.log_statements[2]: "sett(log.attributes[\\"a\\"], 1)", column 1: sett is not an editor otelgate has. Did you mean "set"?',
       'processors.transform.log_statements[3]: "IsMatch(log.body, \\"x\\")", column 1: editor names must start with a lowercase letter but got \'IsMatch\'',
-      'processors.transform.trace_statements[0].context: statements in the spanevent context are not supported in otelgate yet; use the span, resource or scope context',
+      'processors.transform.trace_statements[0].statements[0]: "set(project, \\"x\\")", column 5: project cannot be set in the spanevent context',
       'processors.transform.metric_statements[0]: "set(metric.nme, \\"x\\")", column 5: metric.nme cannot be set in the metric context: it is not one of its paths',
     ]);
   });
