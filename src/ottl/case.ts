@@ -2,15 +2,15 @@
 // v0.3.0 (which the Collector uses) computes them: over the UTF-8 bytes, ASCII letters and digits
 // only, acronyms as words (CPUUtilization is cpu_utilization), and no acronyms configured.
 import { get, stringOf, type Converter } from './arguments.js';
+import { isDigitCode } from './chars.js';
 
 const isUpper = (b: number): boolean => b >= 65 && b <= 90;
 const isLower = (b: number): boolean => b >= 97 && b <= 122;
-const isDigit = (b: number): boolean => b >= 48 && b <= 57;
 const isSeparator = (b: number): boolean => b === 32 || b === 95 || b === 45 || b === 46;
 const UNDERSCORE = 95;
 
 /** strcase.ToSnake. */
-export function toSnake(text: string): string {
+function toSnake(text: string): string {
   const s = Buffer.from(text.trim(), 'utf8');
   const out: number[] = [];
   for (let i = 0; i < s.length; i++) {
@@ -20,13 +20,13 @@ export function toSnake(text: string): string {
     const v = upper ? original + 32 : original;
     const next = s[i + 1];
     if (next !== undefined) {
-      const digit = isDigit(v);
-      const changes = (upper && (isLower(next) || isDigit(next))) || (lower && (isUpper(next) || isDigit(next))) || (digit && (isUpper(next) || isLower(next)));
+      const digit = isDigitCode(v);
+      const changes = (upper && (isLower(next) || isDigitCode(next))) || (lower && (isUpper(next) || isDigitCode(next))) || (digit && (isUpper(next) || isLower(next)));
       if (changes) {
         // A capital that starts a word after an acronym (the U of CPUUtilization) begins a new word.
         if (upper && isLower(next) && i > 0 && isUpper(s[i - 1] as number)) out.push(UNDERSCORE);
         out.push(v);
-        if (lower || digit || isDigit(next)) out.push(UNDERSCORE);
+        if (lower || digit || isDigitCode(next)) out.push(UNDERSCORE);
         continue;
       }
     }
@@ -36,7 +36,7 @@ export function toSnake(text: string): string {
 }
 
 /** strcase.ToCamel: a capital at the start and after a separator or a digit; what is neither letter nor digit is dropped. */
-export function toCamel(text: string): string {
+function toCamel(text: string): string {
   const s = Buffer.from(text.trim(), 'utf8');
   const out: number[] = [];
   let capNext = true;
@@ -54,7 +54,7 @@ export function toCamel(text: string): string {
     if (upper || lower) {
       out.push(v);
       capNext = false;
-    } else if (isDigit(v)) {
+    } else if (isDigitCode(v)) {
       out.push(v);
       capNext = true;
     } else {

@@ -19,3 +19,14 @@ export class OttlRuntimeError extends Error {
     this.name = 'OttlRuntimeError';
   }
 }
+
+/**
+ * Client text for an error message: JSON-quoted, and past `max` characters only its start and
+ * how long it was, so that a megabyte of bad input does not become a megabyte of log line.
+ */
+export function quoted(text: string, max = 128): string {
+  if (text.length <= max) return JSON.stringify(text);
+  // A cut between the two halves of a surrogate pair would show as an escape of half a character.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return `${JSON.stringify(text.slice(0, end))}…(${Buffer.byteLength(text, 'utf8')} bytes)`;
+}

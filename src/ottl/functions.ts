@@ -1,14 +1,14 @@
 // OTTL's converters otelgate has, by the Collector's names, parameters and behaviour
 // (pkg/ottl/ottlfuncs). Each is bound once, when its statement is compiled, to closures that take
 // its arguments' values from the row.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { get, intOf, stringOf, type Converter, type Getter } from './arguments.js';
 import { CASE_CONVERTERS } from './case.js';
 import { OttlRuntimeError } from './errors.js';
 import { PARSE_CONVERTERS } from './parse.js';
 import { safeRegex } from './regex.js';
 import { TIME_CONVERTERS } from './time-functions.js';
-import { isMap, stringLike, typeName, type OttlValue } from './values.js';
+import { hex, isMap, stringLike, typeName, type OttlValue } from './values.js';
 
 function is(test: (value: OttlValue) => boolean): Converter {
   return { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => test(get(target)(ctx)) };
@@ -21,7 +21,7 @@ function textCase(name: string, change: (text: string) => string): Converter {
 function digest(name: string, algorithm: string): Converter {
   return {
     params: [{ name: 'target', kind: 'value' }],
-    bind: ([target]) => (ctx) => createHash(algorithm).update(stringOf(get(target)(ctx), name)).digest('hex'),
+    bind: ([target]) => (ctx) => hash(algorithm, stringOf(get(target)(ctx), name), 'hex'),
   };
 }
 
@@ -182,7 +182,7 @@ export const CONVERTERS: Readonly<Record<string, Converter>> = {
     params: [{ name: 'target', kind: 'value' }],
     bind: ([target]) => (ctx) => {
       const bytes = bytesLike(get(target)(ctx), 'Hex');
-      return bytes === null ? '' : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+      return bytes === null ? '' : hex(bytes);
     },
   },
   TraceID: id('TraceID', 16),

@@ -2,6 +2,7 @@
 // that change no valid statement: a name is one token (the Collector's lexer splits `IsMatch`
 // into runs of upper- and lower-case letters and glues them back in the grammar), and a number
 // carries no sign (the sign is an operator; the Collector's grammar reads a unary minus too).
+import { isDigitAt } from './chars.js';
 import { OttlError } from './errors.js';
 
 export type TokenKind =
@@ -40,7 +41,6 @@ export interface Token {
 const PUNCTUATION = new Set(['(', ')', '{', '}', ':', ',', '.', '[', ']']);
 const KEYWORDS: Record<string, TokenKind> = { not: 'not', and: 'and', or: 'or', true: 'bool', false: 'bool' };
 
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
 const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-F]$/.test(c);
 const isNameStart = (c: string | undefined): boolean => c !== undefined && /^[A-Za-z]$/.test(c);
 const isNamePart = (c: string | undefined): boolean => c !== undefined && /^[A-Za-z0-9_]$/.test(c);
@@ -120,12 +120,12 @@ export function tokenize(text: string): Token[] {
       push('bytes', end);
       continue;
     }
-    if (isDigit(c) || (c === '.' && isDigit(text[i + 1]))) {
+    if (isDigitAt(text, i) || (c === '.' && isDigitAt(text, i + 1))) {
       let end = i;
-      while (isDigit(text[end])) end++;
-      if (text[end] === '.' && isDigit(text[end + 1])) {
+      while (isDigitAt(text, end)) end++;
+      if (text[end] === '.' && isDigitAt(text, end + 1)) {
         end++;
-        while (isDigit(text[end])) end++;
+        while (isDigitAt(text, end)) end++;
         const exponent = /^[eE][-+]?\d+/.exec(text.slice(end));
         if (exponent !== null) end += exponent[0].length;
         push('float', end);

@@ -2,6 +2,7 @@
 // flatten and append. A map that came with the batch is never changed: a new one is set.
 import { newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
 import { get, path, type Getter } from './arguments.js';
+import { copiedIfMadeHere } from './contexts/draft.js';
 import { EditorSettingsError, filtered, mapAt, writable, type Editor } from './editing.js';
 import { OttlRuntimeError } from './errors.js';
 import { isMap, stored, typeName } from './values.js';
@@ -9,37 +10,78 @@ import { isMap, stored, typeName } from './values.js';
 const STRATEGIES = new Set(['insert', 'update', 'upsert']);
 
 /**
- * `map` flattened into `out` as the Collector's flatten: keys joined with '.', a list's items under
- * their index, maps and lists below `depth` kept whole; with `conflicts`, a key met again gets .0,
- * .1, ... (and a list's items their list's key).
+ * flatten's limits, which the Collector has not: the nesting it follows (a map of a million
+ * levels would overflow the stack) and the size of what it makes (each key repeats its path, so
+ * the keys of a deep map grow with the square of its depth).
  */
-function flattenInto(out: MutableAttributes, map: Attributes, prefix: string, depth: number, maxDepth: number, seen: Map<string, number> | undefined): void {
-  const base = prefix === '' ? '' : `${prefix}.`;
-  for (const key of Object.keys(map)) flattenValue(out, base + key, map[key] as AnyValue, depth, maxDepth, seen);
-}
+const FLATTEN_MAX_DEPTH = 100;
+const FLATTEN_MAX_KEYS = 10_000;
+const FLATTEN_MAX_KEY_BYTES = 1 << 20;
 
-function put(out: MutableAttributes, key: string, value: AnyValue, seen: Map<string, number> | undefined): void {
-  if (seen === undefined || !Object.hasOwn(out, key)) {
-    seen?.set(key, 0);
-    out[key] = value;
-    return;
+/**
+ * A map flattened as the Collector's flatten (func_flatten.go): keys joined with '.', a list's
+ * items under their index, maps and lists below `maxDepth` kept whole; with `conflicts`, a key
+ * met again gets .0, .1, ... (and a list's items their list's key). As there, the items of a
+ * list in a list are keyed without a '.' between the two indices (a.l.20 for a.l[2][0]).
+ */
+class Flattening {
+  readonly out: MutableAttributes = newAttributes();
+  private keys = 0;
+  private keyBytes = 0;
+
+  constructor(
+    private readonly maxDepth: number,
+    private readonly seen: Map<string, number> | undefined,
+  ) {}
+
+  map(map: Attributes, prefix: string, depth: number): void {
+    const base = prefix === '' ? '' : `${prefix}.`;
+    for (const key of Object.keys(map)) this.value(key, map[key] as AnyValue, depth, base);
   }
-  const n = seen.get(key) ?? 0;
-  seen.set(key, n + 1);
-  out[`${key}.${n}`] = value;
-}
 
-function flattenValue(out: MutableAttributes, key: string, value: AnyValue, depth: number, maxDepth: number, seen: Map<string, number> | undefined): void {
-  if (isMap(value) && depth < maxDepth) {
-    flattenInto(out, value, key, depth + 1, maxDepth, seen);
-  } else if (Array.isArray(value) && depth < maxDepth) {
-    (value as readonly AnyValue[]).forEach((item, i) => {
-      if (isMap(item) && depth + 1 < maxDepth) flattenInto(out, item, `${key}.${i}`, depth + 2, maxDepth, seen);
-      else if (Array.isArray(item) && depth + 1 < maxDepth) (item as readonly AnyValue[]).forEach((inner, j) => flattenValue(out, `${key}.${i}.${j}`, inner, depth + 3, maxDepth, seen));
-      else put(out, seen === undefined ? `${key}.${i}` : key, item, seen);
-    });
-  } else {
-    put(out, key, value, seen);
+  private list(list: readonly AnyValue[], prefix: string, depth: number): void {
+    list.forEach((item, i) => this.value(String(i), item, depth + 1, prefix));
+  }
+
+  private value(k: string, value: AnyValue, depth: number, prefix: string): void {
+    const key = prefix + k;
+    if (isMap(value) && depth < this.maxDepth) {
+      this.descend(depth + 1);
+      this.map(value, key, depth + 1);
+    } else if (Array.isArray(value) && depth < this.maxDepth) {
+      (value as readonly AnyValue[]).forEach((item, i) => {
+        if (isMap(item) && depth + 1 < this.maxDepth) {
+          this.descend(depth + 2);
+          this.map(item, `${key}.${i}`, depth + 2);
+        } else if (Array.isArray(item) && depth + 1 < this.maxDepth) {
+          this.descend(depth + 2);
+          this.list(item as readonly AnyValue[], `${key}.${i}`, depth + 2);
+        } else {
+          this.put(this.seen === undefined ? `${key}.${i}` : key, item);
+        }
+      });
+    } else {
+      this.put(key, value);
+    }
+  }
+
+  private descend(depth: number): void {
+    if (depth > FLATTEN_MAX_DEPTH) throw new OttlRuntimeError(`flatten: the map is nested deeper than ${FLATTEN_MAX_DEPTH} levels`);
+  }
+
+  private put(key: string, value: AnyValue): void {
+    let at = key;
+    if (this.seen !== undefined && Object.hasOwn(this.out, key)) {
+      const n = this.seen.get(key) ?? 0;
+      this.seen.set(key, n + 1);
+      at = `${key}.${n}`;
+    } else {
+      this.seen?.set(key, 0);
+    }
+    this.keys++;
+    this.keyBytes += Buffer.byteLength(at, 'utf8');
+    if (this.keys > FLATTEN_MAX_KEYS || this.keyBytes > FLATTEN_MAX_KEY_BYTES) throw new OttlRuntimeError(`flatten: the result would have more than ${FLATTEN_MAX_KEYS} keys or ${FLATTEN_MAX_KEY_BYTES} bytes of keys`);
+    this.out[at] = value;
   }
 }
 
@@ -102,9 +144,9 @@ export const MAP_EDITORS: Readonly<Record<string, Editor>> = {
       const maxDepth = depth === undefined ? Infinity : Number(depth);
       return (ctx) => {
         const map = mapAt(path(target), ctx, 'flatten');
-        const out = newAttributes();
-        flattenInto(out, map, (prefix as string | undefined) ?? '', 0, maxDepth, conflicts === true ? new Map() : undefined);
-        path(target).set(ctx, out);
+        const flattening = new Flattening(maxDepth, conflicts === true ? new Map() : undefined);
+        flattening.map(map, (prefix as string | undefined) ?? '', 0);
+        path(target).set(ctx, flattening.out);
       };
     },
   },
@@ -121,7 +163,9 @@ export const MAP_EDITORS: Readonly<Record<string, Editor>> = {
         const current = stored(path(target).get(ctx), 'append');
         if (isMap(current)) throw new OttlRuntimeError('append: unsupported type of target field: "Map"');
         const list: AnyValue[] = current === null ? [] : Array.isArray(current) ? [...(current as readonly AnyValue[])] : [current];
-        for (const getter of getters) list.push(stored(getter(ctx), 'append'));
+        // As set and list literals: a map or list this row's statements made, and may still change in
+        // place where it is, goes in as a copy (append(attributes["l"], attributes) would hold itself).
+        for (const getter of getters) list.push(copiedIfMadeHere(ctx, stored(getter(ctx), 'append')));
         path(target).set(ctx, list);
       };
     },

@@ -2,18 +2,26 @@
 // (with its quoting rules, internal/coreinternal/parseutils) and ExtractPatterns.
 import { newAttributes, type AnyValue, type MutableAttributes } from '../model/anyvalue.js';
 import { get, stringOf, type Converter } from './arguments.js';
-import { OttlRuntimeError } from './errors.js';
+import { OttlRuntimeError, quoted } from './errors.js';
 import { safeRegex } from './regex.js';
 
+/**
+ * ParseJSON's nesting and ParseKeyValue's pairs, which the Collector does not limit: a document
+ * nested a million deep would overflow the stack, and a million pairs make a map of a million keys.
+ */
+const MAX_JSON_DEPTH = 64;
+const MAX_PAIRS = 1000;
+/** Bad pairs listed in ParseKeyValue's error, before "and N more". */
+const LISTED_ERRORS = 5;
+
 /** A parsed JSON value as pdata holds it: every number a double, objects as maps. */
-function fromJson(value: unknown): AnyValue {
-  if (Array.isArray(value)) return value.map(fromJson);
-  if (value !== null && typeof value === 'object') {
-    const map = newAttributes();
-    for (const [key, item] of Object.entries(value)) map[key] = fromJson(item);
-    return map;
-  }
-  return value as AnyValue;
+function fromJson(value: unknown, depth = 1): AnyValue {
+  if (value === null || typeof value !== 'object') return value as AnyValue;
+  if (depth > MAX_JSON_DEPTH) throw new OttlRuntimeError(`ParseJSON: the document is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (Array.isArray(value)) return value.map((item: unknown) => fromJson(item, depth + 1));
+  const map = newAttributes();
+  for (const [key, item] of Object.entries(value)) map[key] = fromJson(item, depth + 1);
+  return map;
 }
 
 /** pcommon's names of a value type, for ParseJSON's message about a document that is no object or array. */
@@ -35,14 +43,18 @@ function parseJson(text: string): AnyValue {
  * open and close a value dropped, a backslash keeping the next character from closing one; empty
  * parts dropped.
  */
-export function splitQuoted(input: string, delimiter: string): string[] {
+function splitQuoted(input: string, delimiter: string): string[] {
   const parts: string[] = [];
+  const push = (part: string): void => {
+    if (parts.length === MAX_PAIRS) throw new OttlRuntimeError(`ParseKeyValue: more than ${MAX_PAIRS} pairs`);
+    parts.push(part);
+  };
   let current = '';
   let quote = '';
   let escaped = false;
   for (let i = 0; i < input.length; i++) {
     if (quote === '' && input.startsWith(delimiter, i)) {
-      if (current !== '') parts.push(current);
+      if (current !== '') push(current);
       current = '';
       i += delimiter.length - 1;
       continue;
@@ -63,8 +75,8 @@ export function splitQuoted(input: string, delimiter: string): string[] {
     }
     current += c;
   }
-  if (quote !== '') throw new OttlRuntimeError(`splitting source ${JSON.stringify(input)} into pairs failed: never reached the end of a quoted value`);
-  if (current !== '') parts.push(current);
+  if (quote !== '') throw new OttlRuntimeError(`splitting source ${quoted(input)} into pairs failed: never reached the end of a quoted value`);
+  if (current !== '') push(current);
   return parts;
 }
 
@@ -72,14 +84,16 @@ function parseKeyValue(source: string, delimiter: string, pairDelimiter: string)
   if (source === '') throw new OttlRuntimeError('cannot parse from empty target');
   const map: MutableAttributes = newAttributes();
   const errors: string[] = [];
+  let bad = 0;
   for (const pair of splitQuoted(source, pairDelimiter)) {
     const at = pair.indexOf(delimiter);
     if (at < 0) {
-      errors.push(`cannot split ${JSON.stringify(pair)} into 2 items, got 1 item(s)`);
+      if (bad++ < LISTED_ERRORS) errors.push(`cannot split ${quoted(pair)} into 2 items, got 1 item(s)`);
       continue;
     }
     map[pair.slice(0, at).trim()] = pair.slice(at + delimiter.length).trim();
   }
+  if (bad > LISTED_ERRORS) errors.push(`and ${bad - LISTED_ERRORS} more`);
   if (errors.length > 0) throw new OttlRuntimeError(errors.join('; '));
   return map;
 }

@@ -133,7 +133,8 @@ export function replaceAllMatches(text: string, regex: RegExp, replace: (match: 
     const start = m.index;
     const end = start + m[0].length;
     if (start === end) {
-      regex.lastIndex++;
+      // On by a character, as Go steps a rune: never between the halves of a surrogate pair.
+      regex.lastIndex += (text.codePointAt(start) ?? 0) > 0xffff ? 2 : 1;
       if (start === previousEnd) continue;
     }
     out += text.slice(at, start) + replace(m);

@@ -3,8 +3,9 @@
 // the rules of Go's time.Parse (two-digit fields fixed or not, names in any case, a space matching
 // a run of spaces, fractional seconds after the seconds even when the format has none). Compiled
 // once, when the statement is loaded; a format Go would read otherwise than as written is refused.
-import { OttlRuntimeError } from './errors.js';
-import { abbreviationAt, instantOf, knownZone, offsetAt, wallMillis } from './zones.js';
+import { isDigitAt } from './chars.js';
+import { OttlRuntimeError, quoted } from './errors.js';
+import { abbreviationOffset, instantOf, LOCAL_ZONE, offsetAt, wallMillis } from './zones.js';
 
 type Field =
   | 'year4' | 'year2' | 'month2' | 'month' | 'monthShort' | 'monthLong' | 'day2' | 'dayUnder' | 'day'
@@ -28,24 +29,15 @@ const DIRECTIVES: Readonly<Record<string, readonly (Field | { text: string })[]>
   '%c': ['weekdayShort', { text: ' ' }, 'monthShort', { text: ' ' }, 'day2', { text: ' ' }, 'hour24', { text: ':' }, 'minute2', { text: ':' }, 'second2', { text: ' ' }, 'year4'],
 };
 
-/** Each field's Go layout text, to tell as the Collector does whether a format has a date at all. */
-const GO_LAYOUT: Readonly<Record<Field, string>> = {
-  year4: '2006', year2: '06', month2: '01', month: '1', monthShort: 'Jan', monthLong: 'January', day2: '02', dayUnder: '_2', day: '2',
-  weekdayShort: 'Mon', weekdayLong: 'Monday', hour24: '15', hour12: '3', hour12zero: '03', PM: 'PM', pm: 'pm', minute2: '04', second2: '05',
-  fraction: '.999', zoneName: 'MST', offset: '-0700', offsetShort: '-07', offsetColon: '-07:00', offsetSeconds: '-070000', offsetColonSeconds: '-07:00:00',
-};
-const DATE_ELEMENTS = ['2006', '06', 'January', 'Jan', '01', '_1', '02', '_2', 'Monday', 'Mon', '002'];
 /** Literal text that Go's layout would read as an element, not as text. */
 const GO_WORDS = /January|Jan|Monday|Mon|MST|PM|pm|_2/;
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-export interface StrptimeFormat {
+interface StrptimeFormat {
   readonly format: string;
   readonly elements: readonly Element[];
-  /** Without year, month, day or weekday, a time is today's, as the Collector has it. */
-  readonly hasDate: boolean;
 }
 
 /** `format` compiled; throws a plain Error, with ctimefmt's message where it has one, for a format it cannot read. */
@@ -53,12 +45,10 @@ export function compileStrptime(format: string): StrptimeFormat {
   if (/\d/.test(format)) throw new Error('format string should not contain decimals');
   const elements: Element[] = [];
   const unsupported: string[] = [];
-  let layout = '';
   const literal = (text: string): void => {
     const last = elements[elements.length - 1];
     if (last !== undefined && 'literal' in last) last.literal += text;
     else elements.push({ literal: text });
-    layout += text;
   };
   for (let i = 0; i < format.length; i++) {
     const c = format[i] as string;
@@ -86,7 +76,6 @@ export function compileStrptime(format: string): StrptimeFormat {
         if (last.literal === '') elements.pop();
       }
       elements.push({ field: part, directive });
-      layout += GO_LAYOUT[part];
     }
   }
   if (unsupported.length > 0) throw new Error(`convert to go time format: [${unsupported.join(' ')}]`);
@@ -94,7 +83,7 @@ export function compileStrptime(format: string): StrptimeFormat {
     const word = 'literal' in element ? GO_WORDS.exec(element.literal) : null;
     if (word !== null) throw new Error(`the text ${JSON.stringify(word[0])} in the format would be read by the Collector as a time element, not as text; otelgate refuses it`);
   }
-  return { format, elements, hasDate: DATE_ELEMENTS.some((element) => layout.includes(element)) };
+  return { format, elements };
 }
 
 interface Parsed {
@@ -105,14 +94,12 @@ interface Parsed {
   zoneName: string | undefined;
 }
 
-const isDigit = (text: string, at: number): boolean => at < text.length && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57;
-
 class ParseFailure extends Error {}
 
 /** Go's getnum: one or two digits, two when `fixed`. */
 function number(text: string, fixed: boolean): [number, string] {
-  if (!isDigit(text, 0)) throw new ParseFailure();
-  if (!isDigit(text, 1)) {
+  if (!isDigitAt(text, 0)) throw new ParseFailure();
+  if (!isDigitAt(text, 1)) {
     if (fixed) throw new ParseFailure();
     return [Number(text[0]), text.slice(1)];
   }
@@ -144,12 +131,21 @@ function skip(text: string, literal: string): string {
   return value;
 }
 
+/** Go's parseSignedOffset: the length of a sign and an hour (up to 23, in any number of digits) at `at`, or 0. */
+function signedOffsetLength(text: string, at: number): number {
+  if (text[at] !== '+' && text[at] !== '-') return 0;
+  let end = at + 1;
+  let hours = 0;
+  for (; isDigitAt(text, end); end++) if (hours <= 23) hours = hours * 10 + text.charCodeAt(end) - 48;
+  return end === at + 1 || hours > 23 ? 0 : end - at;
+}
+
 /** Go's parseTimeZone: the length of a zone abbreviation at the start of `text`, or 0. */
 function zoneLength(text: string): number {
   if (text.length < 3) return 0;
   if (text.startsWith('ChST') || text.startsWith('MeST')) return 4;
-  if (text.startsWith('GMT')) return 3 + (/^[+-]\d{1,2}/.exec(text.slice(3))?.[0].length ?? 0);
-  if (text[0] === '+' || text[0] === '-') return /^[+-]\d{1,2}/.exec(text)?.[0].length ?? 0;
+  if (text.startsWith('GMT')) return 3 + signedOffsetLength(text, 3);
+  if (text[0] === '+' || text[0] === '-') return signedOffsetLength(text, 0);
   const upper = /^[A-Z]{0,6}/.exec(text)?.[0].length ?? 0;
   if (upper === 3) return 3;
   if (upper === 4 && (text[3] === 'T' || text.startsWith('WITA'))) return 4;
@@ -160,7 +156,7 @@ function zoneLength(text: string): number {
 /** Fractional seconds after a '.' or ',': any number of digits, nanoseconds from the first nine. */
 function fraction(text: string): [number, string] {
   let end = 1;
-  while (isDigit(text, end)) end++;
+  while (isDigitAt(text, end)) end++;
   return [Number(text.slice(1, Math.min(end, 10)).padEnd(9, '0')), text.slice(end)];
 }
 
@@ -271,24 +267,21 @@ const daysIn = (month: number, year: number): number => (month === 2 ? (year % 4
 
 const DAY_MS = 86_400_000;
 
-/** The instant of `p`'s wall clock: in the offset or zone the text named, else in `zone`. */
+/** The instant of `p`'s wall clock: in the offset or zone abbreviation the text gave, else in `zone`. */
 function instant(p: Parsed, zone: string, wall: number): number {
   if (p.offset !== undefined) return wall - p.offset * 1000;
   if (p.zoneName === undefined) return instantOf(zone, wall);
-  const name = p.zoneName;
-  // As Go's lookupName: an abbreviation `zone` uses at some time of the year means its offset then.
-  const guess = instantOf(zone, wall);
-  for (const at of [guess, guess - 182 * DAY_MS, guess + 182 * DAY_MS]) {
-    if (abbreviationAt(zone, at) === name) return wall - offsetAt(zone, at) * 1000;
+  const offset = abbreviationOffset(zone, p.zoneName);
+  if (offset === undefined) {
+    // Only a run of zeros after a sign ("+000...03") makes a long name.
+    const name = p.zoneName.length <= 16 ? p.zoneName : quoted(p.zoneName, 16);
+    throw new OttlRuntimeError(`failed to load location ${name}: unknown time zone ${name}`);
   }
-  if (name.startsWith('GMT') || name.startsWith('+') || name.startsWith('-')) return wall - Number(name.replace('GMT', '') || '0') * 3600_000;
-  // The Collector loads an abbreviation it does not find as a location of that name (EST, CET, ...).
-  if (!knownZone(name)) throw new OttlRuntimeError(`failed to load location ${name}: unknown time zone ${name}`);
-  return instantOf(name, wall);
+  return wall - offset * 1000;
 }
 
 /** `text` read by `format` as a time in `zone` (IANA), as the Collector's Time(); nanoseconds since the epoch. */
-export function parseStrptime(format: StrptimeFormat, text: string, zone: string, now: number = Date.now()): bigint {
+export function parseStrptime(format: StrptimeFormat, text: string, zone: string): bigint {
   const p: Parsed = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0, nanos: 0, pm: undefined, offset: undefined, zoneName: undefined };
   let value = text;
   let last: Element | undefined;
@@ -307,25 +300,28 @@ export function parseStrptime(format: StrptimeFormat, text: string, zone: string
       }
     }
   } catch (error) {
-    if (error instanceof RangeFailure) throw new OttlRuntimeError(`parsing time ${JSON.stringify(text)}: ${error.message} out of range`);
+    if (error instanceof RangeFailure) throw new OttlRuntimeError(`parsing time ${quoted(text)}: ${error.message} out of range`);
     if (!(error instanceof ParseFailure) || last === undefined) throw error;
     const as = 'literal' in last ? last.literal : last.directive;
-    throw new OttlRuntimeError(`parsing time ${JSON.stringify(text)} as ${JSON.stringify(format.format)}: cannot parse ${JSON.stringify(value)} as ${JSON.stringify(as)}`);
+    throw new OttlRuntimeError(`parsing time ${quoted(text)} as ${JSON.stringify(format.format)}: cannot parse ${quoted(value)} as ${JSON.stringify(as)}`);
   }
-  if (value !== '') throw new OttlRuntimeError(`parsing time ${JSON.stringify(text)}: extra text: ${JSON.stringify(value)}`);
+  if (value !== '') throw new OttlRuntimeError(`parsing time ${quoted(text)}: extra text: ${quoted(value)}`);
   if (p.pm === true && p.hour < 12) p.hour += 12;
   else if (p.pm === false && p.hour === 12) p.hour = 0;
-  if (p.day < 1 || p.day > daysIn(p.month, p.year)) throw new OttlRuntimeError(`parsing time ${JSON.stringify(text)}: day out of range`);
-  let { year, month, day } = p;
-  if (!format.hasDate) {
-    const today = new Date(now + offsetAt(zone, now) * 1000);
-    [year, month, day] = [today.getUTCFullYear(), today.getUTCMonth() + 1, today.getUTCDate()];
-  } else if (year === 0) {
-    // As the Collector's SetTimestampYear: this year, or last year if that is more than a week ahead.
-    year = new Date(now + offsetAt(zone, now) * 1000).getUTCFullYear();
-    if (instant(p, zone, wallMillis(year, month, day, p.hour, p.minute, p.second)) > now + 7 * DAY_MS) year--;
+  if (p.day < 1 || p.day > daysIn(p.month, p.year)) throw new OttlRuntimeError(`parsing time ${quoted(text)}: day out of range`);
+  const at = (year: number): number => instant(p, zone, wallMillis(year, p.month, p.day, p.hour, p.minute, p.second));
+  let millis: number;
+  if (p.year === 0) {
+    // The Collector's SetTimestampYear: the year of now in the process's zone (Go's time.Local),
+    // the month and day read (January 1 for a format without them), and a year earlier where that
+    // is more than a week ahead.
+    const now = Date.now();
+    const year = new Date(now + offsetAt(LOCAL_ZONE, now) * 1000).getUTCFullYear();
+    millis = at(year);
+    if (millis > now + 7 * DAY_MS) millis = at(year - 1);
+  } else {
+    millis = at(p.year);
   }
-  const millis = instant(p, zone, wallMillis(year, month, day, p.hour, p.minute, p.second));
   return BigInt(millis) * 1_000_000n + BigInt(p.nanos);
 }
 

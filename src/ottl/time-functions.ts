@@ -3,18 +3,18 @@
 import { durationOf, get, intOf, stringOf, timeOf, type Converter } from './arguments.js';
 import { OttlRuntimeError } from './errors.js';
 import { compileStrptime, parseStrptime } from './strptime.js';
-import { OttlTime, parseDuration, truncateTime, unixMicro, unixMilli, unixSeconds } from './time.js';
-import { knownZone, LOCAL_ZONE } from './zones.js';
+import { NANOS_PER_SECOND, OttlTime, parseDuration, truncateTime, unixMicro, unixMilli, unixSeconds } from './time.js';
+import { loadLocation, LOCAL_ZONE } from './zones.js';
 
-const NANOS_PER_SECOND = 1_000_000_000n;
-
-/** The zone a Time() reads its text in: the location given, UTC for a format ending in a literal Z, else the system's. */
+/** The zone a Time() reads its text in: the location given, UTC for a format ending in Z (a literal Z or %Z), else the system's. */
 function zoneFor(location: string | undefined, format: string): string {
   if (location !== undefined && location !== '') {
-    if (!knownZone(location)) throw new Error(`failed to load location ${location}: unknown time zone ${location}`);
-    return location;
+    const zone = loadLocation(location);
+    if (zone === undefined) throw new Error(`failed to load location ${location}: unknown time zone ${location}`);
+    return zone;
   }
-  return format.endsWith('Z') && !format.endsWith('%Z') ? 'UTC' : LOCAL_ZONE;
+  // As the Collector, which tests the strptime format: one ending in %Z is read in UTC too.
+  return format.endsWith('Z') ? 'UTC' : LOCAL_ZONE;
 }
 
 function ofTime(name: string, read: (t: OttlTime) => bigint): Converter {

@@ -21,17 +21,18 @@ export function stored(value: OttlValue, where: string): AnyValue {
 /** Whether `value` is a map (a time or a duration is not, though it is an object). */
 export const isMap = (value: OttlValue): value is Attributes => value !== null && !isTimeKind(value) && isAttributes(value);
 
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+/** Bytes as lower-case hex. */
+export const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 /** The name of a value's type, for errors. */
 export function typeName(value: OttlValue): string {
   if (value === null) return 'nil';
-  if (value instanceof OttlTime) return 'time.Time';
-  if (value instanceof OttlDuration) return 'time.Duration';
   if (typeof value === 'bigint') return 'int64';
   if (typeof value === 'number') return 'float64';
   if (typeof value === 'string' || typeof value === 'boolean') return typeof value === 'string' ? 'string' : 'bool';
   if (value instanceof Uint8Array) return 'bytes';
+  if (value instanceof OttlTime) return 'time.Time';
+  if (value instanceof OttlDuration) return 'time.Duration';
   return Array.isArray(value) ? 'slice' : 'map';
 }
 
@@ -90,11 +91,14 @@ export function sameValue(a: AnyValue, b: AnyValue): boolean {
  */
 export function compareValues(a: OttlValue, b: OttlValue, op: CompareOp): boolean {
   if (a === null || b === null) return a === null && b === null ? op === '==' || op === '<=' || op === '>=' : op === '!=';
-  // Times compare by instant, durations by length, each only with its own kind.
-  if (a instanceof OttlTime || b instanceof OttlTime) return a instanceof OttlTime && b instanceof OttlTime ? ordered(a.unixNano, b.unixNano, op) : op === '!=';
-  if (a instanceof OttlDuration || b instanceof OttlDuration) return a instanceof OttlDuration && b instanceof OttlDuration ? ordered(a.nanos, b.nanos, op) : op === '!=';
   const ta = typeof a;
   const tb = typeof b;
+  // Times compare by instant, durations by length, each only with its own kind. (Tested only for
+  // objects: a filter's comparisons of strings and numbers pay nothing for them.)
+  if (ta === 'object' || tb === 'object') {
+    if (a instanceof OttlTime || b instanceof OttlTime) return a instanceof OttlTime && b instanceof OttlTime ? ordered(a.unixNano, b.unixNano, op) : op === '!=';
+    if (a instanceof OttlDuration || b instanceof OttlDuration) return a instanceof OttlDuration && b instanceof OttlDuration ? ordered(a.nanos, b.nanos, op) : op === '!=';
+  }
   if ((ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number')) {
     return ta === tb ? ordered(a as number, b as number, op) : ordered(Number(a), Number(b), op);
   }
@@ -102,17 +106,19 @@ export function compareValues(a: OttlValue, b: OttlValue, op: CompareOp): boolea
   if (ta === 'boolean' && tb === 'boolean') return ordered(Number(a), Number(b), op);
   if (a instanceof Uint8Array && b instanceof Uint8Array) return ordered(Buffer.compare(a, b), 0, op);
   if (typeof a === 'object' && typeof b === 'object' && !(a instanceof Uint8Array) && !(b instanceof Uint8Array) && Array.isArray(a) === Array.isArray(b)) {
-    if (op === '==') return sameValue(a, b);
-    if (op === '!=') return !sameValue(a, b);
-    return false;
+    // Times and durations have been answered above: these are maps or slices.
+    const same = sameValue(a as AnyValue, b as AnyValue);
+    return op === '==' ? same : op === '!=' ? !same : false;
   }
   return op === '!=';
 }
 
 /** `a op b` for int64 and float64 (an int64 with a float64 is a float64), as the Collector's math. */
 export function mathValues(a: OttlValue, op: MathOp, b: OttlValue): OttlValue {
-  const timed = timeMath(a, op, b);
-  if (timed !== undefined) return timed;
+  if (typeof a === 'object' || typeof b === 'object') {
+    const timed = timeMath(a, op, b);
+    if (timed !== undefined) return timed;
+  }
   if (typeof a !== 'bigint' && typeof a !== 'number') throw new OttlRuntimeError(`${typeName(a)} must be int64 or float64 in ${op}`);
   if (typeof b !== 'bigint' && typeof b !== 'number') throw new OttlRuntimeError(`${typeName(b)} must be int64 or float64 in ${op}`);
   if (typeof a === 'bigint' && typeof b === 'bigint') {
@@ -164,7 +170,6 @@ function goJson(value: AnyValue): string {
 
 /** The text of a value for a string-like argument (StringLikeGetter): undefined for nil; a time or duration has none. */
 export function stringLike(value: OttlValue): string | undefined {
-  if (isTimeKind(value)) throw new OttlRuntimeError(`unsupported type: ${typeName(value)}`);
   switch (typeof value) {
     case 'string':
       return value;
@@ -176,6 +181,7 @@ export function stringLike(value: OttlValue): string | undefined {
     default:
       if (value === null) return undefined;
       if (value instanceof Uint8Array) return hex(value);
+      if (isTimeKind(value)) throw new OttlRuntimeError(`unsupported type: ${typeName(value)}`);
       return goJson(value);
   }
 }

@@ -29,6 +29,18 @@ describe('editors', () => {
     ['replace_match(attributes["a"], "*", "hi")', {}, {}],
     ['replace_match(attributes["a"], "*", "secret", SHA256)', { a: 'x' }, { a: sha256('secret') }],
     ['replace_match(attributes["a"], "*", "secret", SHA256, "sha:%s")', { a: 'x' }, { a: `sha:${sha256('secret')}` }],
+    // replacementFormat is Go's fmt.Sprintf with the one argument.
+    ['replace_match(attributes["a"], "*", "secret", SHA256, "100%% %s %s")', { a: 'x' }, { a: `100% ${sha256('secret')} %!s(MISSING)` }],
+    ['replace_match(attributes["a"], "*", "secret", SHA256, "%.8s|%-70v|%s")', { a: 'x' }, { a: `${sha256('secret').slice(0, 8)}|%!v(MISSING)|%!s(MISSING)` }],
+    ['replace_match(attributes["a"], "*", "secret", SHA256, "%d %s")', { a: 'x' }, { a: `%!d(string=${sha256('secret')}) %!s(MISSING)` }],
+    ['replace_match(attributes["a"], "*", "secret", SHA256, "%%s")', { a: 'x' }, { a: `%s%!(EXTRA string=${sha256('secret')})` }],
+    ['replace_match(attributes["a"], "*", "ab", SHA256, "%q %% %s")', { a: 'x' }, { a: `"${sha256('ab')}" % %!s(MISSING)` }],
+    ['replace_match(attributes["a"], "*", "secret", SHA256, "[%66s] [%-3X] %s %")', { a: 'x' }, { a: `[  ${sha256('secret')}] [%!X(MISSING)] %!s(MISSING) %!(NOVERB)` }],
+    ['replace_match(attributes["a"], "*", "ab", SHA256, "%.2x %s")', { a: 'x' }, { a: `${Buffer.from(sha256('ab').slice(0, 2)).toString('hex')} %!s(MISSING)` }],
+    ['replace_match(attributes["a"], "?-[😀-😂]", "hi")', { a: '😀-😁' }, { a: 'hi' }],
+    ['replace_match(attributes["a"], "*x?z*[0-9]", "hi")', { a: 'aaxyzbbxqz7' }, { a: 'hi' }],
+    ['replace_match(attributes["a"], "*x?z*[0-9]", "hi")', { a: 'aaxyzbb7x' }, { a: 'aaxyzbb7x' }],
+    ['replace_match(attributes["a"], "a*a", "hi")', { a: 'a' }, { a: 'a' }],
     ['replace_all_matches(attributes, "/user/*/list/*", "/user/{userId}/list/{listId}")', { a: '/user/1/list/2', b: '/other', c: 3n }, { a: '/user/{userId}/list/{listId}', b: '/other', c: 3n }],
     ['replace_all_matches(attributes, "*", "x", MD5)', { a: 'v' }, { a: createHash('md5').update('x').digest('hex') }],
     ['limit(attributes, 2, [])', { a: 1n, b: 2n, c: 3n }, { a: 1n, b: 2n }],
@@ -40,7 +52,9 @@ describe('editors', () => {
     ['merge_maps(attributes, {"a": "new", "z": "new"}, "update")', { a: 'old' }, { a: 'new' }],
     ['merge_maps(attributes, {"a": "new", "z": "new"}, "upsert")', { a: 'old' }, { a: 'new', z: 'new' }],
     ['merge_maps(attributes, ParseJSON("{\\"j\\": 1}"), "upsert")', {}, { j: 1 }],
-    ['flatten(attributes)', { a: attrs({ b: attrs({ c: 1n }), l: ['x', attrs({ y: true }), ['z']] }), k: 's' }, { 'a.b.c': 1n, 'a.l.0': 'x', 'a.l.1.y': true, 'a.l.2.0': 'z', k: 's' }],
+    ['flatten(attributes)', { a: attrs({ b: attrs({ c: 1n }), l: ['x', attrs({ y: true }), ['z']] }), k: 's' }, { 'a.b.c': 1n, 'a.l.0': 'x', 'a.l.1.y': true, 'a.l.20': 'z', k: 's' }],
+    // As the Collector's flatten: a list in a list is keyed with no '.' between the indices (a.l.20 is a.l[2][0]).
+    ['flatten(attributes)', { l: [['x', ['y'], attrs({ m: 1n })]] }, { 'l.00': 'x', 'l.01.0': 'y', 'l.02.m': 1n }],
     ['flatten(attributes, "app")', { a: attrs({ b: 1n }) }, { 'app.a.b': 1n }],
     ['flatten(attributes, depth=1)', { a: attrs({ b: attrs({ c: 1n }) }), l: [attrs({ m: 1n })] }, { 'a.b': { c: 1n }, 'l.0': { m: 1n } }],
     ['flatten(attributes, depth=2)', { l: [attrs({ m: attrs({ n: 1n }) })] }, { 'l.0.m': { n: 1n } }],
@@ -67,6 +81,36 @@ describe('editors', () => {
     expect(plain(row.attributes)).toEqual({ a: 'x', n: { b: 1n } });
   });
 
+  it('appends a copy of a map the row\'s statements made, not the map itself', () => {
+    const out = run(['set(attributes["a"], "x")', 'append(attributes["l"], attributes)', 'set(attributes["b"], "y")'], baseRow({}));
+    const list = out.attributes.l as readonly AnyValue[];
+    expect(list[0]).not.toBe(out.attributes);
+    expect(plain(list[0])).toEqual({ a: 'x' });
+    expect(plain(out.attributes)).toEqual({ a: 'x', l: [{ a: 'x' }], b: 'y' });
+  });
+
+  it('matches a glob against a megabyte in one walk per alternative', () => {
+    const value = 'a'.repeat(1 << 20);
+    const started = performance.now();
+    const out = run(['replace_match(attributes["a"], "*{a,aa,aaa,aaaa}{a,aa,aaa,aaaa}{a,b}a?a?a?a?a?a?a?a?b*", "hi")'], baseRow({ a: value }));
+    expect(out.attributes.a).toBe(value);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('flattens 100 levels of nesting, and no more', () => {
+    const nested = (depth: number): AnyValue => (depth === 0 ? 'leaf' : attrs({ k: nested(depth - 1) }));
+    expect(Object.keys(run(['flatten(attributes)'], baseRow({ m: nested(100) })).attributes)).toEqual([`m${'.k'.repeat(100)}`]);
+    const act = (): unknown => run(['flatten(attributes)'], baseRow({ m: nested(101) }));
+    expect(act).toThrow(OttlRuntimeError);
+    expect(act).toThrow('flatten: the map is nested deeper than 100 levels');
+  });
+
+  it('flattens to 10,000 keys, and no more', () => {
+    const wide = (n: number): AnyValue => attrs(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1n])));
+    expect(Object.keys(run(['flatten(attributes)'], baseRow({ m: wide(10_000) })).attributes)).toHaveLength(10_000);
+    expect(() => run(['flatten(attributes)'], baseRow({ m: wide(10_001) }))).toThrow('flatten: the result would have more than 10000 keys');
+  });
+
   it.each<[string, Record<string, AnyValue>, string]>([
     ['merge_maps(attributes, attributes["s"], "upsert")', { s: 'str' }, 'merge_maps: expected pcommon.Map but got string'],
     ['flatten(attributes["s"])', { s: 'str' }, 'flatten: expected a map but got string'],
@@ -85,6 +129,8 @@ describe('editors', () => {
   it.each<[string, string]>([
     ['replace_match(attributes["a"], "[a-", "x")', 'the pattern supplied to replace_match is not a valid pattern'],
     ['replace_all_matches(attributes, "{a,b", "x")', 'the pattern supplied to replace_all_matches is not a valid pattern'],
+    ['replace_match(attributes["a"], "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", "x")', 'the pattern has more than 32 alternatives'],
+    [`replace_match(attributes["a"], "*${'?'.repeat(32)}*", "x")`, 'otelgate takes at most 31 characters with ? or [...] between two stars'],
     ['replace_match(attributes["a"], "*", "x", NOPE)', "replace_match's function must be the name of a converter that takes one value"],
     ['replace_match(attributes["a"], "*", "x", "SHA256")', "replace_match's function must be the name of a converter that takes one value"],
     ['limit(attributes, -1, [])', 'invalid limit for limit function, -1 cannot be negative'],

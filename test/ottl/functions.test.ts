@@ -1,9 +1,10 @@
 // The converters taken from the Collector's pkg/ottl/ottlfuncs, each case an input and the output
 // its tests expect (func_fnv_test.go, func_hex_test.go, func_convert_case_test.go, ...), and the
 // arguments refused when a statement is loaded.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyValue } from '../../src/model/anyvalue.js';
 import { OttlRuntimeError } from '../../src/ottl/errors.js';
+import { LOCAL_ZONE } from '../../src/ottl/zones.js';
 import { attrs } from '../helpers/rows.js';
 import { run, valueOf } from './run.js';
 
@@ -86,13 +87,92 @@ describe('converters', () => {
     expect(valueOf(`UnixNano(${expression})`)).toBe(nanos);
   });
 
-  it('reads a date without a year as this year, and a time without a date as today (SetTimestampYear)', () => {
-    const now = new Date();
-    const year = BigInt(now.getUTCFullYear());
-    const jan1 = valueOf('UnixSeconds(Time("Jan 01 00:00:00", "%b %d %H:%M:%S", "UTC"))') as bigint;
-    expect(jan1).toBe(BigInt(Date.UTC(Number(year), 0, 1)) / 1000n);
-    const noon = valueOf('UnixSeconds(Time("12:00:00", "%H:%M:%S", "UTC"))') as bigint;
-    expect(noon).toBe(BigInt(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12)) / 1000n);
+  describe('a text without a year (the Collector\'s SetTimestampYear)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it.each<[string, string, string]>([
+      ['2026-07-15T12:00:00Z', 'Time("Jan 01 00:00:00", "%b %d %H:%M:%S", "UTC")', '2026-01-01T00:00:00Z'],
+      ['2026-07-15T12:00:00Z', 'Time("Jul 22 12:00:00", "%b %d %H:%M:%S", "UTC")', '2026-07-22T12:00:00Z'],
+      // More than a week ahead is last year's.
+      ['2026-07-15T12:00:00Z', 'Time("Jul 23 12:00:01", "%b %d %H:%M:%S", "UTC")', '2025-07-23T12:00:01Z'],
+      ['2026-01-02T00:00:00Z', 'Time("Dec 31 23:00:00", "%b %d %H:%M:%S", "UTC")', '2025-12-31T23:00:00Z'],
+      // Without a month and day, Go reads January 1: not today.
+      ['2026-07-15T12:00:00Z', 'Time("12:00:00", "%H:%M:%S", "UTC")', '2026-01-01T12:00:00Z'],
+      // The year is now's in the process's zone (UTC here, still 2026 where Tokyo has 2027), the date built in the location.
+      ['2026-12-31T20:00:00Z', 'Time("Jan 01 00:00:00", "%b %d %H:%M:%S", "Asia/Tokyo")', '2025-12-31T15:00:00Z'],
+    ])('at %s, %s is %s', (now, expression, expected) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date(now));
+      expect(valueOf(`UnixNano(${expression})`)).toBe(utc(expected));
+    });
+  });
+
+  it('runs in UTC (vitest.config.ts), so that cases without a location do not depend on the machine', () => {
+    expect(LOCAL_ZONE).toBe('UTC');
+    expect(new Date(0).getTimezoneOffset()).toBe(0);
+  });
+
+  it.each<[string, bigint]>([
+    // An abbreviation the location uses, in English as en-US or en-GB names it.
+    ['Time("2023-07-01 10:00:00 BST", "%F %T %Z", "Europe/London")', utc('2023-07-01T09:00:00Z')],
+    ['Time("2023-07-01 10:00:00 CEST", "%F %T %Z", "Europe/Berlin")', utc('2023-07-01T08:00:00Z')],
+    ['Time("2023-01-01 10:00:00 CET", "%F %T %Z", "Europe/Berlin")', utc('2023-01-01T09:00:00Z')],
+    ['Time("2023-01-01 10:00:00 EDT", "%F %T %Z", "America/New_York")', utc('2023-01-01T14:00:00Z')],
+    // One it does not use: only Go's top-level zone names load, at their standard offset.
+    ['Time("2023-07-01 10:00:00 CET", "%F %T %Z", "UTC")', utc('2023-07-01T09:00:00Z')],
+    ['Time("2023-07-01 10:00:00 EST", "%F %T %Z")', utc('2023-07-01T15:00:00Z')],
+    ['Time("2023-07-01 10:00:00 PRC", "%F %T %Z", "UTC")', utc('2023-07-01T10:00:00Z')],
+    // Go names a zone GMT+3 but keeps the wall clock as UTC.
+    ['Time("2023-07-01 10:00:00 GMT+3", "%F %T %Z", "UTC")', utc('2023-07-01T10:00:00Z')],
+    ['Time("2023-07-01 10:00:00 GMT", "%F %T %Z", "America/New_York")', utc('2023-07-01T10:00:00Z')],
+    ['Time("2023-07-01 10:00:00", "%F %T", "Local")', utc('2023-07-01T10:00:00Z')],
+    ['Time("2023-07-01 10:00:00", "%F %T", "US/Eastern")', utc('2023-07-01T14:00:00Z')],
+    ['Time("2023-07-01 10:00:00", "%F %T", "EST5EDT")', utc('2023-07-01T14:00:00Z')],
+  ])('%s', (expression, nanos) => {
+    expect(valueOf(`UnixNano(${expression})`)).toBe(nanos);
+  });
+
+  it.each<[string, string]>([
+    ['Duration("1.5' + '0'.repeat(400) + 's")', 1_500_000_000n.toString()],
+    // Go's leadingFraction: digits past 2^63 are dropped, with the scale.
+    ['Duration("0.1234567890123456789012s")', '123456789'],
+    ['Duration("9223372036854775807ns")', '9223372036854775807'],
+    ['Duration("-9223372036854775808ns")', '-9223372036854775808'],
+    ['Duration("1h1.5m")', '3690000000000'],
+  ])('%s is %s ns', (expression, nanos) => {
+    expect(valueOf(`UnixNano(Unix(0) + ${expression})`)).toBe(BigInt(nanos));
+  });
+
+  it('refuses a megabyte of digits in a duration at once, quoting only the start of it', () => {
+    const text = `${'1'.repeat(1 << 20)}s`;
+    const started = performance.now();
+    const act = (): unknown => valueOf('Duration(attributes["d"])', { d: text });
+    expect(act).toThrow(OttlRuntimeError);
+    expect(act).toThrow(`…(${text.length} bytes)`);
+    expect(performance.now() - started).toBeLessThan(1000);
+    let message = '';
+    try {
+      act();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.length).toBeLessThan(200);
+  });
+
+  it('reads JSON nested 64 deep and refuses 65', () => {
+    const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+    expect(valueOf('ParseJSON(attributes["j"])', { j: nested(64) })).toBeDefined();
+    expect(() => valueOf('ParseJSON(attributes["j"])', { j: nested(65) })).toThrow('ParseJSON: the document is nested deeper than 64 levels');
+    expect(() => valueOf('ParseJSON(attributes["j"])', { j: nested(1_000_000) })).toThrow(OttlRuntimeError);
+  });
+
+  it('reads 1,000 key-value pairs, refuses more, and lists five bad ones', () => {
+    const pairs = (n: number): string => Array.from({ length: n }, (_, i) => `k${i}=v`).join(' ');
+    expect(Object.keys(valueOf('ParseKeyValue(attributes["s"])', { s: pairs(1000) }) as object)).toHaveLength(1000);
+    expect(() => valueOf('ParseKeyValue(attributes["s"])', { s: pairs(1001) })).toThrow('ParseKeyValue: more than 1000 pairs');
+    expect(() => valueOf('ParseKeyValue("a b c d e f g")')).toThrow('cannot split "a" into 2 items, got 1 item(s); cannot split "b" into 2 items, got 1 item(s); cannot split "c" into 2 items, got 1 item(s); cannot split "d" into 2 items, got 1 item(s); cannot split "e" into 2 items, got 1 item(s); and 2 more');
   });
 
   it.each<[string, boolean]>([
@@ -127,6 +207,13 @@ describe('converters', () => {
     ['Time("2023-02-30", "%Y-%m-%d", "UTC")', 'parsing time "2023-02-30": day out of range'],
     ['Time("2023-02-01 extra", "%Y-%m-%d", "UTC")', 'parsing time "2023-02-01 extra": extra text: " extra"'],
     ['Time("2023-02-01 10:00 XYZ", "%Y-%m-%d %H:%M %Z", "UTC")', 'failed to load location XYZ: unknown time zone XYZ'],
+    // ICU knows these as legacy ids (BST is Asia/Dhaka there); Go's time.LoadLocation does not.
+    ['Time("2023-07-01 10:00 BST", "%Y-%m-%d %H:%M %Z", "UTC")', 'failed to load location BST: unknown time zone BST'],
+    ['Time("2023-07-01 10:00 PST", "%Y-%m-%d %H:%M %Z", "UTC")', 'failed to load location PST: unknown time zone PST'],
+    ['Time("2023-07-01 10:00 JST", "%Y-%m-%d %H:%M %Z", "UTC")', 'failed to load location JST: unknown time zone JST'],
+    ['Time("2023-07-01 10:00 CEST", "%Y-%m-%d %H:%M %Z", "Europe/London")', 'failed to load location CEST: unknown time zone CEST'],
+    ['Time("2023-07-01 10:00 +03", "%Y-%m-%d %H:%M %Z", "UTC")', 'failed to load location +03: unknown time zone +03'],
+    ['Time("' + 'x'.repeat(1000) + '", "%Y", "UTC")', '…(1000 bytes)'],
     ['Duration("1x")', 'time: unknown unit "x" in duration "1x"'],
     ['Duration("1")', 'time: missing unit in duration "1"'],
     ['Duration("")', 'time: invalid duration ""'],
@@ -160,6 +247,10 @@ describe('converters', () => {
     ['Time("a", "%S%L")', "invalid fractional seconds directive: '%L'. must be preceded with '.' or ','"],
     ['Time("a", "%Y Mon")', 'would be read by the Collector as a time element'],
     ['Time("a", "%Y", "Mars/Base")', 'failed to load location Mars/Base: unknown time zone Mars/Base'],
+    ['Time("a", "%Y", "america/new_york")', 'failed to load location america/new_york: unknown time zone america/new_york'],
+    ['Time("a", "%Y", "BST")', 'failed to load location BST: unknown time zone BST'],
+    ['Time("a", "%Y", "PST")', 'failed to load location PST: unknown time zone PST'],
+    ['Time("a", "%Y", "utc")', 'failed to load location utc: unknown time zone utc'],
     ['Time("a", "%Y", "UTC", "fr")', "unsupported locale 'fr'"],
   ])('%s is refused when loaded: %s', (expression, message) => {
     // A converter's own refusal is a plain Error that the processor reports as a settings problem.

@@ -6,7 +6,7 @@ import type { SettingsProblem } from '../../runtime/component.js';
 import { MODES, type SamplerSettings } from './sampler.js';
 import { MIN_SAMPLING_PROBABILITY, NUM_HEX_DIGITS } from './sampling.js';
 
-export const ATTRIBUTE_SOURCES = ['traceID', 'record'] as const;
+const ATTRIBUTE_SOURCES = ['traceID', 'record'] as const;
 
 export const probabilisticSamplerSchema = Type.Object(
   {

@@ -52,8 +52,8 @@ export interface Problem {
   readonly ordinary: boolean;
 }
 
-export const MISSING_RANDOMNESS: Problem = { message: 'missing randomness', ordinary: true };
-export const INCONSISTENT_ARRIVING: Problem = { message: 'inconsistent arriving threshold: item should not have been sampled', ordinary: true };
+const MISSING_RANDOMNESS: Problem = { message: 'missing randomness', ordinary: true };
+const INCONSISTENT_ARRIVING: Problem = { message: 'inconsistent arriving threshold: item should not have been sampled', ordinary: true };
 export const RANDOMNESS_IN_USE: Problem = { message: 'item has sampling randomness, equalizing or proportional mode recommended', ordinary: true };
 export const THRESHOLD_IN_USE: Problem = { message: 'item has sampling threshold, equalizing or proportional mode recommended', ordinary: true };
 const CANNOT_RAISE: Problem = { message: 'cannot raise existing sampling probability', ordinary: true };

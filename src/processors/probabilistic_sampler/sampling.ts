@@ -4,7 +4,7 @@
 // 56 bits do not fit a double, so both are bigints.
 
 /** 2^56: the number of randomness values, and the threshold that samples nothing. */
-export const MAX_ADJUSTED_COUNT = 1n << 56n;
+const MAX_ADJUSTED_COUNT = 1n << 56n;
 export const ALWAYS_SAMPLE = 0n;
 export const NEVER_SAMPLE = MAX_ADJUSTED_COUNT;
 /** The randomness every threshold but NEVER_SAMPLE keeps. */

@@ -5,13 +5,13 @@ import type { SettingsProblem } from '../../runtime/component.js';
 import { safeRegex, UnsafeRegexError } from '../../ottl/regex.js';
 
 /** The Collector's names, in any case; the hmac ones need `hmac_key`. */
-export const HASH_FUNCTIONS = ['md5', 'sha1', 'sha3', 'hmac-sha256', 'hmac-sha512'] as const;
+const HASH_FUNCTIONS = ['md5', 'sha1', 'sha3', 'hmac-sha256', 'hmac-sha512'] as const;
 export type HashFunction = (typeof HASH_FUNCTIONS)[number];
 
 /** The shortest key each hmac takes, in bytes, as the Collector requires. */
-export const HMAC_KEY_BYTES: Readonly<Record<string, number>> = { 'hmac-sha256': 32, 'hmac-sha512': 64 };
+const HMAC_KEY_BYTES: Readonly<Record<string, number>> = { 'hmac-sha256': 32, 'hmac-sha512': 64 };
 
-export const SUMMARIES = ['debug', 'info', 'silent'] as const;
+const SUMMARIES = ['debug', 'info', 'silent'] as const;
 
 const strings = (description: string) => Type.Array(Type.String(), { default: [], description });
 const patterns = (description: string) => Type.Array(Type.String({ minLength: 1 }), { default: [], description });

@@ -3,7 +3,7 @@
 // pattern matches is masked where it matches (or wholly, for a blocked key), a value an allowed
 // pattern matches is left alone, and the map says what happened in `redaction.*` attributes when
 // `summary` asks for it. Nothing is changed in place: a map or body that changes is a new one.
-import crypto from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { isAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
 import { replaceAllMatches } from '../../ottl/regex.js';
 import { anyValueText } from '../../ottl/values.js';
@@ -30,8 +30,11 @@ const names = (prefix: string): SummaryNames => ({
   ignoredCount: `${prefix}.ignored.count`,
 });
 
-export const ATTRIBUTES_SUMMARY = names('redaction');
-export const BODY_SUMMARY = names('redaction.body');
+const ATTRIBUTES_SUMMARY = names('redaction');
+const BODY_SUMMARY = names('redaction.body');
+
+/** A line, as Go's `.*` matches it. */
+const LINE = /[^\n]*/g;
 
 /** The processor's own summary attributes, always allowed (as the Collector's allow list has them), so a second pass adds to them. */
 const SUMMARY_KEYS = [ATTRIBUTES_SUMMARY.redactedKeys, ATTRIBUTES_SUMMARY.redactedCount, ATTRIBUTES_SUMMARY.maskedKeys, ATTRIBUTES_SUMMARY.maskedCount, ATTRIBUTES_SUMMARY.ignoredCount];
@@ -56,11 +59,11 @@ function hasher(fn: HashFunction | '', key: string): ((text: string) => string) 
     case 'hmac-sha256':
     case 'hmac-sha512': {
       const algorithm = fn === 'hmac-sha256' ? 'sha256' : 'sha512';
-      return (text) => crypto.createHmac(algorithm, key).update(text, 'utf8').digest('hex');
+      return (text) => createHmac(algorithm, key).update(text, 'utf8').digest('hex');
     }
     default: {
       const algorithm = fn === 'sha3' ? 'sha3-256' : fn;
-      return (text) => crypto.createHash(algorithm).update(text, 'utf8').digest('hex');
+      return (text) => hash(algorithm, text, 'hex');
     }
   }
 }
@@ -128,7 +131,7 @@ export class Redactor {
         continue;
       }
       let masked: string | undefined;
-      if (this.masksKey(key)) masked = this.mask(text ?? anyValueText(value));
+      if (this.masksKey(key)) masked = this.maskWhole(text ?? anyValueText(value));
       else if (text !== undefined) {
         const blocked = this.blockValues(text);
         if (blocked !== text) masked = blocked;
@@ -171,7 +174,7 @@ export class Redactor {
         continue;
       } else if (this.masksKey(key)) {
         found.masked.push(at);
-        changed = this.mask(anyValueText(value));
+        changed = this.maskWhole(anyValueText(value));
       } else {
         changed = this.bodyValue(value, at, found);
         if (changed === value) continue;
@@ -252,6 +255,11 @@ export class Redactor {
 
   private mask(text: string): string {
     return this.hash === undefined ? this.maskText : this.hash(text);
+  }
+
+  /** A blocked key's whole value masked as the Collector masks it, with `.*`: line by line, since Go's `.` stops at a newline. */
+  private maskWhole(text: string): string {
+    return replaceAllMatches(text, LINE, (line) => this.mask(line[0]));
   }
 
   /** `text` with every part a blocked pattern matches masked, pattern after pattern; `text` itself when none matches. */

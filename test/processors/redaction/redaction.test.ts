@@ -320,6 +320,14 @@ describe('the redaction processor', () => {
     inEvery(await everywhere('allow_all_keys: true\nblocked_values: ["a*"]', { text: 'baaac' }), { text: '****b****c****' });
   });
 
+  it('masks a blocked key\'s value line by line, as Go\'s .* does, and never between the halves of a character', async () => {
+    inEvery(await everywhere('allow_all_keys: true\nblocked_key_patterns: [secret]\nblocked_values: ["x*"]', { secret: 'line one\nline two\n', emoji: '😀' }), {
+      secret: '****\n****\n****',
+      emoji: '****😀****',
+    });
+    inEvery(await everywhere('allow_all_keys: true\nblocked_key_patterns: [secret]\nhash_function: md5', { secret: 'a\nb' }), { secret: `${md5('a')}\n${md5('b')}` });
+  });
+
   it('masks with masking_string when it is set', async () => {
     inEvery(await everywhere('allow_all_keys: true\nblocked_values: ["4[0-9]{15}"]\nblocked_key_patterns: [secret]\nmasking_string: "[REDACTED]"', { card: 'card 4111111111111111', secret: 'x' }), {
       card: 'card [REDACTED]',
