@@ -18,6 +18,18 @@ function textCase(name: string, change: (text: string) => string): Converter {
   return { params: [{ name: 'target', kind: 'value' }], bind: ([target]) => (ctx) => change(stringOf(get(target)(ctx), name)) };
 }
 
+/** Go's strings.Trim: `text` without the characters of `cutset` at either end (by code point). */
+function trimmed(text: string, cutset: string): string {
+  if (cutset === '') return text;
+  const cut = new Set(cutset);
+  const chars = [...text];
+  let start = 0;
+  let end = chars.length;
+  while (start < end && cut.has(chars[start] as string)) start++;
+  while (end > start && cut.has(chars[end - 1] as string)) end--;
+  return start === 0 && end === chars.length ? text : chars.slice(start, end).join('');
+}
+
 function digest(name: string, algorithm: string): Converter {
   return {
     params: [{ name: 'target', kind: 'value' }],
@@ -127,6 +139,17 @@ export const CONVERTERS: Readonly<Record<string, Converter>> = {
   },
   ToLowerCase: textCase('ToLowerCase', (text) => text.toLowerCase()),
   ToUpperCase: textCase('ToUpperCase', (text) => text.toUpperCase()),
+  // The cutset defaults to a space; an empty one trims nothing.
+  Trim: {
+    params: [
+      { name: 'target', kind: 'value' },
+      { name: 'replacement', kind: 'literal string', optional: true },
+    ],
+    bind: ([target, replacement]) => {
+      const cutset = (replacement as string | undefined) ?? ' ';
+      return (ctx) => trimmed(stringOf(get(target)(ctx), 'Trim'), cutset);
+    },
+  },
   Len: {
     params: [{ name: 'target', kind: 'value' }],
     bind: ([target]) => (ctx) => {

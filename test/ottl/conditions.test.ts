@@ -242,7 +242,7 @@ describe('OTTL that is refused when the config is loaded', () => {
     ['9223372036854775808 > 0', 'column 1: 9223372036854775808 does not fit in a 64-bit integer'],
     ['IsMatch(pattern = "x", body)', 'column 24: IsMatch: an argument without a name comes after a named one; name it too, or put it first'],
     ['body == "\\uD800"', 'column 10: invalid escape \\uD800 in a string'],
-    ['constructor == 1', 'column 1: constructor is not a path of the log context. Valid paths: project, body.string, severity_number, severity_text, time_unix_nano, observed_time_unix_nano, time, observed_time, flags, dropped_attributes_count, event_name, trace_id, trace_id.string, span_id, span_id.string, resource.dropped_attributes_count, resource.schema_url, scope.name, scope.version, scope.dropped_attributes_count, scope.schema_url, attributes, body, resource.attributes, scope.attributes.'],
+    ['constructor == 1', 'column 1: constructor is not a path of the log context. Valid paths: project, body.string, severity_number, severity_text, time_unix_nano, observed_time_unix_nano, time, observed_time, flags, dropped_attributes_count, event_name, trace_id, trace_id.string, span_id, span_id.string, resource.dropped_attributes_count, resource.schema_url, scope.name, scope.version, scope.dropped_attributes_count, scope.schema_url, attributes, body, resource.attributes, scope.attributes, cache.'],
     ['Foo == 1', 'column 5: expected "(" after the converter name Foo'],
   ])('%s', (text, message) => {
     expect(condition(text)).toBe(message);

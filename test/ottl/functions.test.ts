@@ -12,6 +12,12 @@ const plain = (value: AnyValue): unknown => (value !== null && typeof value === 
 
 describe('converters', () => {
   it.each<[string, unknown, Record<string, AnyValue>?]>([
+    // func_trim_test.go: a space by default, an empty replacement trims nothing.
+    ['Trim(" this is a test ")', 'this is a test'],
+    ['Trim(" this is a test ", " ")', 'this is a test'],
+    ['Trim(" this is a test ", "")', ' this is a test '],
+    ['Trim("", " ")', ''],
+    ['Trim("xx😀yx", "xy")', '😀'],
     ['FNV("hello world")', 8618312879776256743n],
     ['FNV("")', -3750763034362895579n],
     ['Hex(12)', '000000000000000c'],
@@ -190,6 +196,8 @@ describe('converters', () => {
   });
 
   it.each<[string, string]>([
+    ['Trim(1)', 'Trim: expected string but got int64'],
+    ['Trim(attributes["none"])', 'Trim: expected string but got nil'],
     ['FNV(1)', 'FNV: expected string but got int64'],
     ['FNV(attributes["none"])', 'FNV: expected string but got nil'],
     ['Hex(attributes["m"])', 'Hex: unsupported type: map'],

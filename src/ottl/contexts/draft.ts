@@ -44,6 +44,8 @@ export interface Drafting<R extends Grouped> {
    * copied if any row made it, so that nothing changed in place is held in two places.
    */
   readonly owners: Map<object, number>;
+  /** The statements' `cache`: none until they set one, none again at the next row (and event, metric, resource or scope). */
+  cache?: Attributes;
 }
 
 /** Whether `value` is a map or list this row's statements made, and may change in place. */

@@ -5,7 +5,7 @@
 import type { Resource, Scope } from '../../model/resource.js';
 import type { Key, PathField } from '../ast.js';
 import { indexed, pathText, type Getter, type OttlContext, type Setter, type ValueGetter } from '../compile.js';
-import type { AnyValue } from '../../model/anyvalue.js';
+import { newAttributes, type AnyValue, type Attributes } from '../../model/anyvalue.js';
 import { isMap, stored, type OttlValue } from '../values.js';
 import { draftResource, draftScope, setOwned, type Drafting } from './draft.js';
 import { OttlError } from '../errors.js';
@@ -20,6 +20,28 @@ export interface PathTable<C> {
   set?: Readonly<Record<string, Setter<C>>>;
   /** Paths of the Collector's that otelgate does not read, with why: refused with that said rather than as unknown. */
   refused?: Readonly<Record<string, string>>;
+}
+
+/** What the transform sets on the row (or metric, resource, scope) it is at: `cache`, fresh for each. */
+interface Cached {
+  cache?: Attributes;
+}
+
+/** The cache of a context whose statements have set none, or of a condition (which cannot set one). */
+const NO_CACHE: Attributes = newAttributes();
+
+/**
+ * `table` with the context's `cache` (also written `<context>.cache`), the Collector's scratch map:
+ * read by key like attributes, set by statements (a map the statements made, set again in place).
+ */
+function withCache<C>(name: string, table: PathTable<C>): PathTable<C> {
+  const path = `${name}.cache`;
+  const keyed = { ...table.keyed, [path]: (c: C) => (c as Cached).cache ?? NO_CACHE };
+  if (table.set === undefined) return { ...table, keyed };
+  const set = (c: C, v: OttlValue): void => {
+    if (isMap(v)) (c as Cached).cache = v;
+  };
+  return { ...table, keyed, set: { ...table.set, [path]: set } };
 }
 
 /** The paths of a row's resource and scope, under `resource.` and `scope.`. */
@@ -99,7 +121,8 @@ const NAMED: Readonly<Record<string, string>> = { resource: 'resource', instrume
  * `name`'s context over `table`. `others`: further contexts its paths may name (a span event's
  * `span.`). Paths that name no context and are not the context's own stand as they are (`project`).
  */
-export function tableContext<C>(name: string, table: PathTable<C>, others: readonly string[] = []): OttlContext<C> {
+export function tableContext<C>(name: string, paths: PathTable<C>, others: readonly string[] = []): OttlContext<C> {
+  const table = withCache(name, paths);
   const prefixes: Record<string, string> = { ...NAMED, [name]: name };
   for (const other of others) prefixes[other] = other;
   const own = `${name}.`;

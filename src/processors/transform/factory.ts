@@ -25,7 +25,7 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
   const current = rows.slice();
   const drafted = new Array<boolean>(rows.length).fill(false);
   const copies = newCopies();
-  const c: Drafting<R> = { row: rows[0] as R, original: rows[0] as R, drafted: false, project, copies, index: 0, owners: new Map() };
+  const c: Drafting<R> = { row: rows[0] as R, original: rows[0] as R, drafted: false, project, copies, index: 0, owners: new Map(), cache: undefined };
   const fail = (group: CompiledGroup<Drafting<R>>, text: string, error: unknown): void => {
     const message = error instanceof Error ? error.message : String(error);
     if (group.errorMode === 'propagate') throw new PermanentError(`transform ${id}: ${JSON.stringify(text)} failed on a row: ${message}`);
@@ -75,6 +75,7 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
       c.original = original;
       c.drafted = drafted[i] as boolean;
       c.index = i;
+      c.cache = undefined;
       // What an earlier row changed of this one's resource, scope or metric.
       adoptCopies(c);
       if (group.context === 'spanevent') eachEvent(c as unknown as SpanEventDraft, () => run(group, c));
@@ -95,6 +96,7 @@ function eachEvent(c: SpanEventDraft, run: () => void): void {
   for (let j = 0; j < events.length; j++) {
     c.event = events[j] as SpanEvent;
     c.eventDrafted = false;
+    c.cache = undefined;
     run();
     if (!c.eventDrafted) continue;
     changed ??= events.slice();
