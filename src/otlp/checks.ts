@@ -1,17 +1,21 @@
 // The rules that decide whether a decoded record is stored or skipped. Both encodings run the same
 // checks on the same rows, so JSON and protobuf skip exactly the same records.
-import type { LogRow } from '../model/logs.js';
 import type { DataPointRow } from '../model/metrics.js';
 import type { SpanRow } from '../model/traces.js';
 
 const ZERO_TRACE = '0'.repeat(32);
 const ZERO_SPAN = '0'.repeat(16);
 
-/** A reason the log record cannot be stored, or undefined. Ids are optional on logs, but must be whole when given. */
-export function logProblem(row: LogRow): string | undefined {
-  if (row.traceId !== '' && row.traceId.length !== 32) return 'trace id is not 16 bytes';
-  if (row.spanId !== '' && row.spanId.length !== 16) return 'span id is not 8 bytes';
-  return undefined;
+/**
+ * A log record's ids are optional: one of the wrong length is treated as absent, and the record
+ * kept as not associated with a trace (logs.proto), by both readers.
+ */
+export function logTraceId(hex: string): string {
+  return hex.length === 32 ? hex : '';
+}
+
+export function logSpanId(hex: string): string {
+  return hex.length === 16 ? hex : '';
 }
 
 /** A span is found by its ids: without a valid trace id and span id it cannot be stored. */

@@ -67,6 +67,22 @@ export class RecordBudget {
     this.held += this.rowCost;
   }
 
+  /** The records counted so far. */
+  get counted(): number {
+    return this.seen;
+  }
+
+  /** Takes back the records counted after `counted` was read, with what they reserved: for a decoder that reads them again. */
+  rewind(counted: number): void {
+    const records = this.seen - counted;
+    if (records <= 0) return;
+    this.seen = counted;
+    if (this.shared === undefined) return;
+    const bytes = Math.min(records * this.rowCost, this.held);
+    this.held -= bytes;
+    this.shared.give(bytes);
+  }
+
   release(): void {
     this.shared?.give(this.held);
     this.held = 0;

@@ -8,7 +8,7 @@ import { expectGolden, UPDATING_GOLDEN } from '../helpers/golden.js';
 import { canonicalRows, otlpJsonToProtobuf } from '../helpers/otlp.js';
 
 const cases: [Signal, number, number][] = [
-  ['logs', 5, 1],
+  ['logs', 6, 0],
   ['traces', 2, 3],
   ['metrics', 7, 5],
 ];

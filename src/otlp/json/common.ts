@@ -6,10 +6,9 @@ import type { Resource, Scope } from '../../model/resource.js';
 import { normalizeHex } from '../hex.js';
 import { DecodeAbort, type RecordBudget } from '../result.js';
 
-/** A field of the wrong JSON type: the record holding it is skipped. */
-export class ShapeError extends Error {
-  override readonly name = 'ShapeError';
-}
+import { ShapeError } from './reader.js';
+
+export { ShapeError };
 
 export type JsonObject = Record<string, unknown>;
 

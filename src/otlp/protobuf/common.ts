@@ -280,7 +280,8 @@ export function decodeRecords<S extends 'logs' | 'traces'>(
   buf: Buffer,
   budget: RecordBudget,
   read: (r: Reader, end: number, resource: Resource, scope: Scope) => RowTypes[S],
-  problem: (row: RowTypes[S]) => string | undefined,
+  /** Why a row cannot be stored; none for rows every one of which can be (log records). */
+  problem: ((row: RowTypes[S]) => string | undefined) | undefined,
   watch: boolean,
 ): Decoded<S> {
   const out = emptyDecoded<S>();
@@ -290,7 +291,7 @@ export function decodeRecords<S extends 'logs' | 'traces'>(
     (r, end, resource, scope) => {
       budget.count();
       const row = read(r, end, resource, scope);
-      if (problem(row) === undefined) out.rows.push(row);
+      if (problem === undefined || problem(row) === undefined) out.rows.push(row);
       else out.skipped++;
     },
     watch,

@@ -3,7 +3,7 @@ import type { Building } from '../../model/building.js';
 import { newAttributes } from '../../model/anyvalue.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
-import { logProblem } from '../checks.js';
+import { logSpanId, logTraceId } from '../checks.js';
 import type { Decoded, RecordBudget } from '../result.js';
 import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
 import { anyValue, decodeRecords, expect, keyValue } from './common.js';
@@ -61,11 +61,11 @@ function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): Lo
         break;
       case 9:
         expect(tag, WIRE_LEN);
-        row.traceId = r.hex();
+        row.traceId = logTraceId(r.hex());
         break;
       case 10:
         expect(tag, WIRE_LEN);
-        row.spanId = r.hex();
+        row.spanId = logSpanId(r.hex());
         break;
       case 12:
         expect(tag, WIRE_LEN);
@@ -79,5 +79,5 @@ function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): Lo
 }
 
 export function decodeLogsProto(buf: Buffer, budget: RecordBudget, watch = false): Decoded<'logs'> {
-  return decodeRecords<'logs'>(buf, budget, logRecord, logProblem, watch);
+  return decodeRecords<'logs'>(buf, budget, logRecord, undefined, watch);
 }

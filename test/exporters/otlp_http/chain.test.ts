@@ -10,7 +10,7 @@ import type { Signal } from '../../../src/model/signal.js';
 
 const PROJECTS = ['shop', 'blog'];
 const READS: Record<Signal, 'logs' | 'spans' | 'metrics'> = { logs: 'logs', traces: 'spans', metrics: 'metrics' };
-const ROWS: Record<Signal, number> = { logs: 5, traces: 2, metrics: 7 };
+const ROWS: Record<Signal, number> = { logs: 6, traces: 2, metrics: 7 };
 
 function forwarderConfig(b: Gateway, encoding: 'proto' | 'json') {
   return (keysFile: string): string => `

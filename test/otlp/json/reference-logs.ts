@@ -1,13 +1,15 @@
-// OTLP JSON ExportLogsServiceRequest → log rows.
-import type { Building } from '../../model/building.js';
-import type { LogRow } from '../../model/logs.js';
-import { logProblem } from '../checks.js';
-import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
-import { anyValue, attributes, field, id, int, isObject, ShapeError, str, uint64, walkJsonExport } from './common.js';
+// The JSON.parse-based OTLP JSON logs decoder that src/otlp/json/read-logs.ts replaced, kept as
+// the reference the new reader is tested against. One change from what it was: ids of the wrong
+// length are treated as absent (src/otlp/checks.ts), as both readers now do.
+import type { Building } from '../../../src/model/building.js';
+import type { LogRow } from '../../../src/model/logs.js';
+import { logSpanId, logTraceId } from '../../../src/otlp/checks.js';
+import { anyValue, attributes, field, id, int, isObject, ShapeError, str, uint64, walkJsonExport } from '../../../src/otlp/json/common.js';
+import { emptyDecoded, type Decoded, type RecordBudget } from '../../../src/otlp/result.js';
 
 const SHAPE = { resources: ['resourceLogs', 'resource_logs'], scopes: ['scopeLogs', 'scope_logs'], records: ['logRecords', 'log_records'] } as const;
 
-export function decodeLogsJson(body: Buffer, budget: RecordBudget): Decoded<'logs'> {
+export function referenceDecodeLogsJson(body: Buffer, budget: RecordBudget): Decoded<'logs'> {
   const out = emptyDecoded<'logs'>();
   walkJsonExport(body, SHAPE, out, budget, (value, resource, scope) => {
     if (!isObject(value)) throw new ShapeError('log record is not an object');
@@ -22,12 +24,11 @@ export function decodeLogsJson(body: Buffer, budget: RecordBudget): Decoded<'log
       attributes: attributes(value['attributes']),
       droppedAttributesCount: int(field(value, 'droppedAttributesCount', 'dropped_attributes_count'), 'droppedAttributesCount'),
       flags: int(value['flags'], 'flags') >>> 0,
-      traceId: id(field(value, 'traceId', 'trace_id'), 'traceId'),
-      spanId: id(field(value, 'spanId', 'span_id'), 'spanId'),
+      traceId: logTraceId(id(field(value, 'traceId', 'trace_id'), 'traceId')),
+      spanId: logSpanId(id(field(value, 'spanId', 'span_id'), 'spanId')),
       eventName: str(field(value, 'eventName', 'event_name'), 'eventName'),
     };
-    if (logProblem(row) === undefined) out.rows.push(row);
-    else out.skipped++;
+    out.rows.push(row);
   });
   return out;
 }

@@ -1,0 +1,350 @@
+// The walk over an OTLP/JSON export read straight from the bytes (reader.ts): resources → scopes →
+// records, each record handed to the signal's reader. Objects are read as read-common.ts says.
+import type { Building } from '../../model/building.js';
+import { newAttributes } from '../../model/anyvalue.js';
+import type { Resource, Scope } from '../../model/resource.js';
+import type { Signal } from '../../model/signal.js';
+import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
+import { NameTable, UNKNOWN } from './names.js';
+import { readResource, readScope, skipsRecord } from './read-common.js';
+import { END, JsonReader, JsonSyntaxError, LBRACE, LBRACKET, N } from './reader.js';
+import { text } from './values.js';
+
+/** Reads one record at the reader into a row of `out` (or counts it skipped), or throws what skipsRecord() names. */
+export type RecordReader<S extends Signal> = (r: JsonReader, out: Decoded<S>, resource: Resource, scope: Scope) => void;
+
+/** The member names of an export's three levels. */
+export interface ExportShape {
+  readonly root: NameTable;
+  readonly resource: NameTable;
+  readonly scope: NameTable;
+}
+
+// Ids in ExportShape's resource and scope tables.
+const HEADER = 0;
+const SCHEMA = 1;
+const SCHEMA_SNAKE = 2;
+const CHILDREN = 3;
+const CHILDREN_SNAKE = 4;
+const FIELD_BIT = [1, 2, 2, 4, 4];
+
+/** e.g. exportShape(['resourceLogs', 'resource_logs'], ['scopeLogs', 'scope_logs'], ['logRecords', 'log_records']). */
+export function exportShape(resources: readonly [string, string], scopes: readonly [string, string], records: readonly [string, string]): ExportShape {
+  return {
+    root: new NameTable(resources),
+    resource: new NameTable(['resource', 'schemaUrl', 'schema_url', ...scopes]),
+    scope: new NameTable(['scope', 'schemaUrl', 'schema_url', ...records]),
+  };
+}
+
+interface Walk<S extends Signal> {
+  readonly r: JsonReader;
+  readonly shape: ExportShape;
+  readonly out: Decoded<S>;
+  /** Counts each record; none for metrics, whose data points (not metrics) are the records. */
+  readonly budget: RecordBudget | undefined;
+  readonly record: RecordReader<S>;
+}
+
+/**
+ * Reads an export body: resources → scopes → records. A record that has a field of the wrong
+ * type is skipped and counted; a resource or scope whose header is broken is skipped with all its
+ * records counted; an entry that is not even an object counts as one. A body that is not JSON, or
+ * not an export object, is unreadable as a whole, as it was when JSON.parse read it.
+ */
+export function readExport<S extends Signal>(body: Buffer, shape: ExportShape, budget: RecordBudget | undefined, record: RecordReader<S>): Decoded<S> {
+  const out = emptyDecoded<S>();
+  const r = new JsonReader(body);
+  try {
+    if (r.peek() === LBRACE) {
+      readRoot({ r, shape, out, budget, record });
+    } else {
+      r.skip();
+      out.skipped = 1;
+      out.unreadable = 'the JSON body is not an export object';
+    }
+    r.finish();
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return { rows: [], skipped: 1, unreadable: `not JSON: ${error.message}` };
+    throw error;
+  }
+  return out;
+}
+
+function readRoot<S extends Signal>(w: Walk<S>): void {
+  const { r, shape } = w;
+  const start = r.pos;
+  r.openObject();
+  let seen = false;
+  for (let id = r.member(shape.root, UNKNOWN); id !== END; id = r.member(shape.root, id)) {
+    if (id === UNKNOWN) {
+      r.skip();
+      continue;
+    }
+    if (seen) {
+      rewind(w, start, 0, 0, 0);
+      exactRoot(w);
+      return;
+    }
+    seen = true;
+    if (r.null()) continue;
+    if (r.buf[r.pos] !== LBRACKET) {
+      rewind(w, start, 0, 0, 0);
+      exactRoot(w);
+      return;
+    }
+    resources(w);
+  }
+}
+
+function exactRoot<S extends Signal>(w: Walk<S>): void {
+  const { r, shape, out } = w;
+  const at = r.members(shape.root);
+  const end = r.pos;
+  const p = r.pick(at, 0, 1);
+  if (p !== -1 && r.buf[p] !== N) {
+    if (r.buf[p] !== LBRACKET) {
+      out.skipped++;
+      out.unreadable = `${shape.root.names[0]} is not a list`;
+    } else {
+      r.pos = p;
+      resources(w);
+    }
+  }
+  r.pos = end;
+}
+
+/** Drops what an object's first reading gave, to read it again (from `start`) as JSON.parse would. */
+function rewind<S extends Signal>(w: Walk<S>, start: number, rows: number, skipped: number, counted: number): void {
+  w.out.rows.length = rows;
+  w.out.skipped = skipped;
+  w.budget?.rewind(counted);
+  w.r.pos = start;
+}
+
+function resources<S extends Signal>(w: Walk<S>): void {
+  const { r, out } = w;
+  r.openArray();
+  while (r.item()) {
+    if (r.buf[r.pos] === LBRACE) resourceEntry(w);
+    else {
+      r.skip();
+      out.skipped++;
+    }
+  }
+}
+
+function resourceEntry<S extends Signal>(w: Walk<S>): void {
+  const { r, shape, out, budget } = w;
+  const start = r.pos;
+  const rows = out.rows.length;
+  const skipped = out.skipped;
+  const counted = budget?.counted ?? 0;
+  // Rows share the resource by reference, so a header sent after the scopes (schemaUrl usually
+  // is) is filled in when it comes.
+  const res: Building<Resource> = { attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' };
+  let seen = 0;
+  r.openObject();
+  for (let id = r.member(shape.resource, UNKNOWN); id !== END; id = r.member(shape.resource, id)) {
+    if (id === UNKNOWN) {
+      r.skip();
+      continue;
+    }
+    const bit = FIELD_BIT[id] as number;
+    if ((seen & bit) !== 0) {
+      rewind(w, start, rows, skipped, counted);
+      exactResourceEntry(w);
+      return;
+    }
+    seen |= bit;
+    if (id === HEADER || id === SCHEMA || id === SCHEMA_SNAKE) {
+      try {
+        if (id === HEADER) readResource(r, res);
+        else res.schemaUrl = text(r);
+      } catch (error) {
+        if (!skipsRecord(error)) throw error;
+        rewind(w, start, rows, skipped, counted);
+        exactResourceEntry(w);
+        return;
+      }
+    } else if (!r.null()) {
+      if (r.buf[r.pos] !== LBRACKET) {
+        rewind(w, start, rows, skipped, counted);
+        exactResourceEntry(w);
+        return;
+      }
+      r.openArray();
+      while (r.item()) {
+        if (r.buf[r.pos] === LBRACE) scopeEntry(w, res);
+        else {
+          r.skip();
+          out.skipped++;
+        }
+      }
+    }
+  }
+}
+
+function exactResourceEntry<S extends Signal>(w: Walk<S>): void {
+  const { r, shape, out } = w;
+  const at = r.members(shape.resource);
+  const end = r.pos;
+  const scopes = r.pick(at, CHILDREN, CHILDREN_SNAKE);
+  const res: Building<Resource> = { attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' };
+  try {
+    if (at[HEADER] !== -1) {
+      r.pos = at[HEADER] as number;
+      readResource(r, res);
+    }
+    const schema = r.pick(at, SCHEMA, SCHEMA_SNAKE);
+    if (schema !== -1) {
+      r.pos = schema;
+      res.schemaUrl = text(r);
+    }
+  } catch (error) {
+    if (!skipsRecord(error)) throw error;
+    out.skipped += recordsUnderScopes(r, shape, scopes);
+    r.pos = end;
+    return;
+  }
+  if (scopes !== -1 && r.buf[scopes] !== N) {
+    if (r.buf[scopes] !== LBRACKET) out.skipped++;
+    else {
+      r.pos = scopes;
+      r.openArray();
+      while (r.item()) {
+        if (r.buf[r.pos] === LBRACE) scopeEntry(w, res);
+        else {
+          r.skip();
+          out.skipped++;
+        }
+      }
+    }
+  }
+  r.pos = end;
+}
+
+function scopeEntry<S extends Signal>(w: Walk<S>, res: Resource): void {
+  const { r, shape, out, budget } = w;
+  const start = r.pos;
+  const rows = out.rows.length;
+  const skipped = out.skipped;
+  const counted = budget?.counted ?? 0;
+  const sc: Building<Scope> = { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' };
+  let seen = 0;
+  r.openObject();
+  for (let id = r.member(shape.scope, UNKNOWN); id !== END; id = r.member(shape.scope, id)) {
+    if (id === UNKNOWN) {
+      r.skip();
+      continue;
+    }
+    const bit = FIELD_BIT[id] as number;
+    if ((seen & bit) !== 0) {
+      rewind(w, start, rows, skipped, counted);
+      exactScopeEntry(w, res);
+      return;
+    }
+    seen |= bit;
+    if (id === HEADER || id === SCHEMA || id === SCHEMA_SNAKE) {
+      try {
+        if (id === HEADER) readScope(r, sc);
+        else sc.schemaUrl = text(r);
+      } catch (error) {
+        if (!skipsRecord(error)) throw error;
+        rewind(w, start, rows, skipped, counted);
+        exactScopeEntry(w, res);
+        return;
+      }
+    } else if (!r.null()) {
+      if (r.buf[r.pos] !== LBRACKET) {
+        rewind(w, start, rows, skipped, counted);
+        exactScopeEntry(w, res);
+        return;
+      }
+      records(w, res, sc);
+    }
+  }
+}
+
+function exactScopeEntry<S extends Signal>(w: Walk<S>, res: Resource): void {
+  const { r, shape, out } = w;
+  const at = r.members(shape.scope);
+  const end = r.pos;
+  const list = r.pick(at, CHILDREN, CHILDREN_SNAKE);
+  const sc: Building<Scope> = { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' };
+  try {
+    if (at[HEADER] !== -1) {
+      r.pos = at[HEADER] as number;
+      readScope(r, sc);
+    }
+    const schema = r.pick(at, SCHEMA, SCHEMA_SNAKE);
+    if (schema !== -1) {
+      r.pos = schema;
+      sc.schemaUrl = text(r);
+    }
+  } catch (error) {
+    if (!skipsRecord(error)) throw error;
+    out.skipped += recordsIn(r, list);
+    r.pos = end;
+    return;
+  }
+  if (list !== -1 && r.buf[list] !== N) {
+    if (r.buf[list] !== LBRACKET) out.skipped++;
+    else {
+      r.pos = list;
+      records(w, res, sc);
+    }
+  }
+  r.pos = end;
+}
+
+function records<S extends Signal>(w: Walk<S>, res: Resource, sc: Scope): void {
+  const { r, out, budget, record } = w;
+  r.openArray();
+  while (r.item()) {
+    budget?.count();
+    const at = r.pos;
+    try {
+      record(r, out, res, sc);
+    } catch (error) {
+      if (!skipsRecord(error)) throw error;
+      r.pos = at;
+      r.skip();
+      out.skipped++;
+    }
+  }
+}
+
+/** The records a list at `p` holds, for a scope skipped whole: its length, or 1 when it is not a list (as JSON.parse-based decoding counted). */
+function recordsIn(r: JsonReader, p: number): number {
+  if (p === -1 || r.buf[p] !== LBRACKET) return 1;
+  r.pos = p;
+  r.openArray();
+  let count = 0;
+  while (r.item()) {
+    r.skip();
+    count++;
+  }
+  return count;
+}
+
+/** The records under a resource's scopes at `p`, for a resource skipped whole. */
+function recordsUnderScopes(r: JsonReader, shape: ExportShape, p: number): number {
+  if (p === -1 || r.buf[p] === N) return 0;
+  if (r.buf[p] !== LBRACKET) return 1;
+  r.pos = p;
+  r.openArray();
+  let count = 0;
+  while (r.item()) {
+    if (r.buf[r.pos] !== LBRACE) {
+      r.skip();
+      count++;
+      continue;
+    }
+    const at = r.members(shape.scope);
+    const next = r.pos;
+    count += recordsIn(r, r.pick(at, CHILDREN, CHILDREN_SNAKE));
+    r.pos = next;
+  }
+  return count;
+}

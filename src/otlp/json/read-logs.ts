@@ -1,0 +1,152 @@
+// OTLP JSON ExportLogsServiceRequest bytes → log rows, read straight from the body (reader.ts).
+import type { Building } from '../../model/building.js';
+import { newAttributes } from '../../model/anyvalue.js';
+import type { LogRow } from '../../model/logs.js';
+import type { Resource, Scope } from '../../model/resource.js';
+import { logSpanId, logTraceId } from '../checks.js';
+import type { Decoded, RecordBudget } from '../result.js';
+import { NameTable, UNKNOWN } from './names.js';
+import { anyValue, attributes } from './read-common.js';
+import { exportShape, readExport } from './read-export.js';
+import { END, LBRACE, ShapeError, type JsonReader } from './reader.js';
+import { enumValue, hex, int32, text, uint64 } from './values.js';
+
+const SHAPE = exportShape(['resourceLogs', 'resource_logs'], ['scopeLogs', 'scope_logs'], ['logRecords', 'log_records']);
+
+// A field's two spellings are ids 2k and 2k+1 (lowerCamelCase first); fields with one spelling
+// (body, attributes, flags) take both ids, the second never matched.
+const NAMES = [
+  'timeUnixNano', 'time_unix_nano',
+  'observedTimeUnixNano', 'observed_time_unix_nano',
+  'severityNumber', 'severity_number',
+  'severityText', 'severity_text',
+  'body', '',
+  'attributes', '',
+  'droppedAttributesCount', 'dropped_attributes_count',
+  'flags', '',
+  'traceId', 'trace_id',
+  'spanId', 'span_id',
+  'eventName', 'event_name',
+];
+const RECORD = new NameTable(NAMES);
+const FIELDS = NAMES.length / 2;
+
+/** SeverityNumber by name: the Collector takes enums as names or numbers. */
+const SEVERITY: ReadonlyMap<string, number> = new Map(
+  ['UNSPECIFIED', 'TRACE', 'TRACE2', 'TRACE3', 'TRACE4', 'DEBUG', 'DEBUG2', 'DEBUG3', 'DEBUG4', 'INFO', 'INFO2', 'INFO3', 'INFO4', 'WARN', 'WARN2', 'WARN3', 'WARN4', 'ERROR', 'ERROR2', 'ERROR3', 'ERROR4', 'FATAL', 'FATAL2', 'FATAL3', 'FATAL4'].map((name, n) => [`SEVERITY_NUMBER_${name}`, n]),
+);
+
+function emptyRow(resource: Resource, scope: Scope): Building<LogRow> {
+  // The same properties in the same order as the protobuf reader's rows: one object layout.
+  return {
+    resource,
+    scope,
+    timeUnixNano: 0n,
+    observedTimeUnixNano: 0n,
+    severityNumber: 0,
+    severityText: '',
+    body: null,
+    attributes: newAttributes(),
+    droppedAttributesCount: 0,
+    flags: 0,
+    traceId: '',
+    spanId: '',
+    eventName: '',
+  };
+}
+
+/** Reads the value of field `field` (a NAMES index over 2) at the reader into the row. */
+function readField(r: JsonReader, row: Building<LogRow>, field: number): void {
+  switch (field) {
+    case 0:
+      row.timeUnixNano = uint64(r);
+      break;
+    case 1:
+      row.observedTimeUnixNano = uint64(r);
+      break;
+    case 2:
+      row.severityNumber = enumValue(r, SEVERITY);
+      break;
+    case 3:
+      row.severityText = text(r);
+      break;
+    case 4:
+      row.body = anyValue(r);
+      break;
+    case 5:
+      attributes(r, row.attributes);
+      break;
+    case 6:
+      row.droppedAttributesCount = int32(r);
+      break;
+    case 7:
+      row.flags = int32(r) >>> 0;
+      break;
+    case 8:
+      row.traceId = logTraceId(hex(r));
+      break;
+    case 9:
+      row.spanId = logSpanId(hex(r));
+      break;
+    default:
+      row.eventName = text(r);
+  }
+}
+
+/** A record, in one pass; undefined (the reader back at its start) when a field came twice. */
+function logRecord(r: JsonReader, resource: Resource, scope: Scope): Building<LogRow> | undefined {
+  const start = r.pos;
+  const row = emptyRow(resource, scope);
+  let seen = 0;
+  let failed = false;
+  r.openObject();
+  for (let id = r.member(RECORD, UNKNOWN); id !== END; id = r.member(RECORD, id)) {
+    if (id === UNKNOWN) {
+      r.skip();
+      continue;
+    }
+    const field = id >> 1;
+    const bit = 1 << field;
+    if ((seen & bit) !== 0) {
+      r.pos = start;
+      return undefined;
+    }
+    seen |= bit;
+    const at = r.pos;
+    try {
+      readField(r, row, field);
+    } catch (error) {
+      if (!(error instanceof ShapeError)) throw error;
+      // A later duplicate of this field would stand in for it: decided at the end.
+      failed = true;
+      r.pos = at;
+      r.skip();
+    }
+  }
+  if (failed) throw new ShapeError('a field of the log record has the wrong type');
+  return row;
+}
+
+/** A record with a field given twice: each field's winning value, as JSON.parse would leave it. */
+function exactLogRecord(r: JsonReader, resource: Resource, scope: Scope): Building<LogRow> {
+  const row = emptyRow(resource, scope);
+  const at = r.members(RECORD);
+  const end = r.pos;
+  for (let field = 0; field < FIELDS; field++) {
+    const p = r.pick(at, field * 2, field * 2 + 1);
+    if (p === -1) continue;
+    r.pos = p;
+    readField(r, row, field);
+  }
+  r.pos = end;
+  return row;
+}
+
+function readLogRecord(r: JsonReader, out: Decoded<'logs'>, resource: Resource, scope: Scope): void {
+  if (r.buf[r.pos] !== LBRACE) throw new ShapeError('log record is not an object');
+  out.rows.push(logRecord(r, resource, scope) ?? exactLogRecord(r, resource, scope));
+}
+
+export function decodeLogsJson(body: Buffer, budget: RecordBudget): Decoded<'logs'> {
+  return readExport<'logs'>(body, SHAPE, budget, readLogRecord);
+}

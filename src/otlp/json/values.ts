@@ -1,0 +1,231 @@
+// The values of OTLP/JSON fields, read at a JsonReader (reader.ts) as the proto3 JSON mapping and
+// the Collector take them: 64-bit integers exactly, as numbers or strings; enums as numbers or
+// names; doubles as numbers or strings ("NaN", "Infinity"); ids as hex; bytes as base64.
+// A value of the wrong type throws ShapeError: the record holding it is skipped.
+import { HEX_VALUE, latin1Slice, ShapeError, type JsonReader } from './reader.js';
+
+const QUOTE = 0x22;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const T = 0x74;
+const F = 0x66;
+
+const UINT64_MAX = 2n ** 64n - 1n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const TEN_9 = 1_000_000_000;
+const BIG_TEN_9 = 1_000_000_000n;
+/** 1 for the digits of lower-case hex, as ids are usually written. */
+const LOWER_HEX = HEX_VALUE.map((value, b) => (value !== 255 && (b < 0x41 || b > 0x46) ? 1 : 0));
+const DIGIT = new Uint8Array(256).map((_, b) => (b >= ZERO && b <= NINE ? 1 : 0));
+let lastHigh = -1;
+let lastHighScaled = 0n;
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * At a number or a string: the integer it spells, exactly, or undefined when it is neither or
+ * spells no integer, or one beyond what 64 bits could hold. Numbers and strings alike may carry
+ * a fraction or an exponent when the value is whole (proto3 JSON: `1e3` is 1000 for an integer
+ * field); strings may have leading zeros, as today's OTLP/JSON decoders accept.
+ */
+export function integer(r: JsonReader): bigint | undefined {
+  const b = r.buf[r.pos];
+  let start: number;
+  let stop: number;
+  if (b === QUOTE) {
+    start = r.pos + 1;
+    stop = start;
+    if (r.buf[stop] === MINUS) stop++;
+    while (DIGIT[r.buf[stop] as number] === 1) stop++;
+    if (r.buf[stop] !== QUOTE) return integerText(r.string());
+    r.pos = stop + 1;
+  } else if (b === MINUS || (b !== undefined && b >= ZERO && b <= NINE)) {
+    start = r.pos;
+    stop = r.pos = r.numberEnd();
+  } else {
+    return undefined;
+  }
+  const { buf } = r;
+  // The usual case: plain digits, read without making a string.
+  let negative = false;
+  let i = start;
+  if (buf[i] === MINUS) {
+    negative = true;
+    i++;
+  }
+  const digits = stop - i;
+  if (digits > 0 && digits <= 20) {
+    let high = 0;
+    let low = 0;
+    const split = stop - Math.min(digits, 9);
+    for (; i < stop; i++) {
+      const d = (buf[i] as number) - ZERO;
+      if (d < 0 || d > 9) break;
+      if (i < split) high = high * 10 + d;
+      else low = low * 10 + d;
+    }
+    if (i === stop) {
+      const value = high * TEN_9 + low;
+      let n: bigint;
+      if (Number.isSafeInteger(value)) n = BigInt(value);
+      else {
+        // Times of one body share their leading digits: the scaled high part is made once for them.
+        if (high !== lastHigh) {
+          lastHigh = high;
+          lastHighScaled = BigInt(high) * BIG_TEN_9;
+        }
+        n = lastHighScaled + BigInt(low);
+      }
+      return negative ? -n : n;
+    }
+  }
+  return integerText(latin1Slice.call(buf, start, stop));
+}
+
+/** fixed64 (times): a whole number from 0 to 2^64-1; null is 0. */
+export function uint64(r: JsonReader): bigint {
+  if (r.null()) return 0n;
+  const n = integer(r);
+  if (n === undefined || n < 0n || n > UINT64_MAX) throw new ShapeError('not an unsigned 64-bit integer');
+  return n;
+}
+
+/** int64 (intValue, asInt): a whole number within 64 bits, signed. Not null: the caller decides what null means. */
+export function int64(r: JsonReader): bigint {
+  const n = integer(r);
+  if (n === undefined || n < INT64_MIN || n > INT64_MAX) throw new ShapeError('not a 64-bit integer');
+  return n;
+}
+
+/** The 32-bit fields (int32, uint32, fixed32, enums as numbers): anything 32 bits hold, signed or not; null is 0. */
+export function int32(r: JsonReader): number {
+  if (r.null()) return 0;
+  const n = integer(r);
+  if (n === undefined || n < -2147483648n || n > 4294967295n) throw new ShapeError('not a 32-bit integer');
+  return Number(n);
+}
+
+/** An enum: its number, or its name in `names`; null is 0. */
+export function enumValue(r: JsonReader, names: ReadonlyMap<string, number>): number {
+  if (r.buf[r.pos] === QUOTE) {
+    const start = r.pos;
+    const value = names.get(r.string());
+    if (value !== undefined) return value;
+    r.pos = start;
+  }
+  return int32(r);
+}
+
+/** A double: a number, or a string as OTLP/JSON decoders take one ("NaN", "Infinity", "-Infinity", "1.5"). */
+export function double(r: JsonReader): number {
+  const { buf } = r;
+  const b = buf[r.pos] as number;
+  if (b === QUOTE) return doubleText(r.string());
+  if (b !== MINUS && (b < ZERO || b > NINE)) throw new ShapeError('not a number');
+  const start = r.pos;
+  const stop = (r.pos = r.numberEnd());
+  // Up to 15 digits and a power of ten up to 10^22 are both exact doubles, so one multiplication
+  // or division rounds as Number() and JSON.parse do (the fast path of correct decimal reading).
+  let i = start;
+  const negative = buf[i] === MINUS;
+  if (negative) i++;
+  let n = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (; i < stop; i++) {
+    const c = buf[i] as number;
+    if (c === DOT) fraction = i;
+    else if (c >= ZERO && c <= NINE) {
+      n = n * 10 + (c - ZERO);
+      digits++;
+    } else break;
+  }
+  const scale = fraction === -1 ? 0 : fraction + 1 - stop;
+  if (i === stop && digits <= 15 && scale >= -22) {
+    const value = scale === 0 ? n : n / (POWERS_OF_TEN[-scale] as number);
+    return negative ? -value : value;
+  }
+  return Number(latin1Slice.call(buf, start, stop));
+}
+
+export function bool(r: JsonReader): boolean {
+  const b = r.buf[r.pos];
+  if (b === T) {
+    r.literal('true');
+    return true;
+  }
+  if (b === F) {
+    r.literal('false');
+    return false;
+  }
+  throw new ShapeError('not a boolean');
+}
+
+/** A string; null is ''. */
+export function text(r: JsonReader): string {
+  if (r.null()) return '';
+  if (r.buf[r.pos] !== QUOTE) throw new ShapeError('not a string');
+  return r.string();
+}
+
+/** A trace or span id: hex of an even length in any case, as lower-case hex; null is ''. */
+export function hex(r: JsonReader): string {
+  if (r.null()) return '';
+  const { buf, end } = r;
+  if (buf[r.pos] !== QUOTE) throw new ShapeError('not a string');
+  const start = r.pos + 1;
+  let i = start;
+  while (LOWER_HEX[buf[i] as number] === 1) i++;
+  let upper = false;
+  for (; i < end && HEX_VALUE[buf[i] as number] !== 255; i++) upper = true;
+  if (buf[i] !== QUOTE) {
+    // Not plain hex: perhaps hex written with escapes, which JSON.parse would have decoded.
+    const text = r.string();
+    if (!/^(?:[0-9a-fA-F]{2})*$/.test(text)) throw new ShapeError('not hex');
+    return text.toLowerCase();
+  }
+  r.pos = i + 1;
+  if ((i - start) % 2 !== 0) throw new ShapeError('not hex');
+  const text = latin1Slice.call(buf, start, i);
+  return upper ? text.toLowerCase() : text;
+}
+
+/** Bytes in base64, standard or URL-safe, padded or not (as Buffer reads it); a copy, never a view of the body. */
+export function base64(r: JsonReader): Uint8Array {
+  return new Uint8Array(Buffer.from(text(r), 'base64'));
+}
+
+/** The integer a text spells (see integer()), or undefined. */
+function integerText(text: string): bigint | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (match === null) return undefined;
+  const [, sign, whole = '', fraction = '', exponentText] = match;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  // An exponent this long makes a value of no use here: 0, or beyond 64 bits.
+  let exponent = exponentText === undefined ? 0 : exponentText.length > 8 ? Math.sign(Number(exponentText)) * 1e8 : Number(exponentText);
+  exponent -= fraction.length;
+  if (digits === '') return 0n;
+  const trailing = digits.length - digits.replace(/0+$/, '').length;
+  digits = digits.slice(0, digits.length - trailing);
+  exponent += trailing;
+  if (exponent < 0 || digits.length + exponent > 20) return undefined;
+  const n = BigInt(digits) * 10n ** BigInt(exponent);
+  return sign === '-' ? -n : n;
+}
+
+const SPECIAL_DOUBLES: ReadonlyMap<string, number> = new Map([
+  ['NaN', Number.NaN],
+  ['Infinity', Number.POSITIVE_INFINITY],
+  ['-Infinity', Number.NEGATIVE_INFINITY],
+]);
+
+/** A double given as a string: what today's OTLP/JSON decoders take (Number()'s reading of it, not blank). */
+function doubleText(text: string): number {
+  const special = SPECIAL_DOUBLES.get(text);
+  if (special !== undefined) return special;
+  const n = Number(text);
+  if (text.trim() === '' || Number.isNaN(n)) throw new ShapeError('not a number');
+  return n;
+}
