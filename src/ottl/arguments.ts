@@ -1,7 +1,6 @@
 // What converters and editors are made of: their parameters, how each argument is bound when a
 // statement is compiled, and the checks of an argument's value that their Collector counterparts
 // make (StringGetter, IntGetter, TimeGetter, ...), with the Collector's messages.
-import type { AnyValue } from '../model/anyvalue.js';
 import { OttlRuntimeError } from './errors.js';
 import { OttlDuration, OttlTime } from './time.js';
 import { typeName, type OttlValue } from './values.js';

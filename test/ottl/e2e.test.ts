@@ -165,9 +165,7 @@ function check(statements: readonly string[], record: () => LogRow, outcome: Out
   expect(view(row)).toEqual(before);
 }
 
-const HEALTH_SHA = 'c3641f8544d7c02f3580b07c0f9887f0c6a27ff5ab1d4a3e29caf197cfc299ae';
 const FOO = { bar: 'pass', flags: 'pass', slice: ['val'], nested: { test: 'pass' } };
-const THINGS = [{ name: 'foo', value: 2n }, { name: 'bar', value: 5n }];
 
 // Test_e2e_editors, on constructLogTransformContextEditors.
 const EDITORS: readonly (readonly [string, Outcome])[] = [

@@ -337,7 +337,6 @@ export class PushEncoder {
 
   /** Adds the pair of `key` and `value` to the entry's metadata; says its size (0 for a value that is none). */
   private add(key: Key, value: AnyValue): number {
-    const n = this.count;
     const values = key.values;
     if (values !== undefined && typeof value !== 'object' && (typeof value !== 'string' || value.length <= MAX_KEPT_TEXT)) {
       // Most values are the value the key had in the record before.

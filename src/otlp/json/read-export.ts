@@ -185,24 +185,35 @@ function resourceEntry<S extends Signal>(w: Walk<S>): void {
   }
 }
 
+/**
+ * The header (resource or scope) and schema_url of an entry, from where members() found their
+ * winning values, into `into`; false when one of them makes the entry's records be skipped.
+ */
+function headerRead<T extends { schemaUrl: string }>(r: JsonReader, at: ReturnType<JsonReader['members']>, read: (r: JsonReader, into: T) => void, into: T): boolean {
+  try {
+    if (at[HEADER] !== -1) {
+      r.pos = at[HEADER] as number;
+      read(r, into);
+    }
+    const schema = r.pick(at, SCHEMA, SCHEMA_SNAKE);
+    if (schema !== -1) {
+      r.pos = schema;
+      into.schemaUrl = text(r);
+    }
+    return true;
+  } catch (error) {
+    if (!skipsRecord(error)) throw error;
+    return false;
+  }
+}
+
 function exactResourceEntry<S extends Signal>(w: Walk<S>): void {
   const { r, shape, out } = w;
   const at = r.members(shape.resource);
   const end = r.pos;
   const scopes = r.pick(at, CHILDREN, CHILDREN_SNAKE);
   const res: Building<Resource> = { attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' };
-  try {
-    if (at[HEADER] !== -1) {
-      r.pos = at[HEADER] as number;
-      readResource(r, res);
-    }
-    const schema = r.pick(at, SCHEMA, SCHEMA_SNAKE);
-    if (schema !== -1) {
-      r.pos = schema;
-      res.schemaUrl = text(r);
-    }
-  } catch (error) {
-    if (!skipsRecord(error)) throw error;
+  if (!headerRead(r, at, readResource, res)) {
     out.skipped += recordsUnderScopes(r, shape, scopes);
     r.pos = end;
     return;
@@ -272,18 +283,7 @@ function exactScopeEntry<S extends Signal>(w: Walk<S>, res: Resource): void {
   const end = r.pos;
   const list = r.pick(at, CHILDREN, CHILDREN_SNAKE);
   const sc: Building<Scope> = { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' };
-  try {
-    if (at[HEADER] !== -1) {
-      r.pos = at[HEADER] as number;
-      readScope(r, sc);
-    }
-    const schema = r.pick(at, SCHEMA, SCHEMA_SNAKE);
-    if (schema !== -1) {
-      r.pos = schema;
-      sc.schemaUrl = text(r);
-    }
-  } catch (error) {
-    if (!skipsRecord(error)) throw error;
+  if (!headerRead(r, at, readScope, sc)) {
     out.skipped += recordsIn(r, list);
     r.pos = end;
     return;

@@ -1,6 +1,5 @@
 // OTLP JSON ExportLogsServiceRequest bytes → log rows, read straight from the body (reader.ts).
-import type { Building } from '../../model/building.js';
-import { newAttributes } from '../../model/anyvalue.js';
+import { emptyLogRow, type Building } from '../../model/building.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { logSpanId, logTraceId } from '../checks.js';
@@ -36,24 +35,6 @@ const SEVERITY: ReadonlyMap<string, number> = new Map(
   ['UNSPECIFIED', 'TRACE', 'TRACE2', 'TRACE3', 'TRACE4', 'DEBUG', 'DEBUG2', 'DEBUG3', 'DEBUG4', 'INFO', 'INFO2', 'INFO3', 'INFO4', 'WARN', 'WARN2', 'WARN3', 'WARN4', 'ERROR', 'ERROR2', 'ERROR3', 'ERROR4', 'FATAL', 'FATAL2', 'FATAL3', 'FATAL4'].map((name, n) => [`SEVERITY_NUMBER_${name}`, n]),
 );
 
-function emptyRow(resource: Resource, scope: Scope): Building<LogRow> {
-  // The same properties in the same order as the protobuf reader's rows: one object layout.
-  return {
-    resource,
-    scope,
-    timeUnixNano: 0n,
-    observedTimeUnixNano: 0n,
-    severityNumber: 0,
-    severityText: '',
-    body: null,
-    attributes: newAttributes(),
-    droppedAttributesCount: 0,
-    flags: 0,
-    traceId: '',
-    spanId: '',
-    eventName: '',
-  };
-}
 
 /** Reads the value of field `field` (a NAMES index over 2) at the reader into the row. */
 function readField(r: JsonReader, row: Building<LogRow>, field: number): void {
@@ -96,7 +77,7 @@ function readField(r: JsonReader, row: Building<LogRow>, field: number): void {
 /** A record, in one pass; undefined (the reader back at its start) when a field came twice. */
 function logRecord(r: JsonReader, resource: Resource, scope: Scope): Building<LogRow> | undefined {
   const start = r.pos;
-  const row = emptyRow(resource, scope);
+  const row = emptyLogRow(resource, scope);
   let seen = 0;
   let failed = false;
   r.openObject();
@@ -129,7 +110,7 @@ function logRecord(r: JsonReader, resource: Resource, scope: Scope): Building<Lo
 
 /** A record with a field given twice: each field's winning value, as JSON.parse would leave it. */
 function exactLogRecord(r: JsonReader, resource: Resource, scope: Scope): Building<LogRow> {
-  const row = emptyRow(resource, scope);
+  const row = emptyLogRow(resource, scope);
   const at = r.members(RECORD);
   const end = r.pos;
   for (let field = 0; field < FIELDS; field++) {

@@ -1,7 +1,7 @@
 // OTLP common messages from wire bytes: AnyValue, KeyValue lists, Resource, InstrumentationScope.
 import type { Building } from '../../model/building.js';
 import { errorMessage } from '../../errors.js';
-import { newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
+import { newAttributes, type AnyValue, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { DecodeAbort, emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
 import type { RowTypes } from '../../model/batch.js';

@@ -1,6 +1,5 @@
 // ExportLogsServiceRequest wire bytes → log rows.
-import type { Building } from '../../model/building.js';
-import { newAttributes } from '../../model/anyvalue.js';
+import { emptyLogRow } from '../../model/building.js';
 import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { logSpanId, logTraceId } from '../checks.js';
@@ -9,21 +8,7 @@ import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
 import { anyValue, decodeRecords, expect, keyValue } from './common.js';
 
 function logRecord(r: Reader, end: number, resource: Resource, scope: Scope): LogRow {
-  const row: Building<LogRow> = {
-    resource,
-    scope,
-    timeUnixNano: 0n,
-    observedTimeUnixNano: 0n,
-    severityNumber: 0,
-    severityText: '',
-    body: null,
-    attributes: newAttributes(),
-    droppedAttributesCount: 0,
-    flags: 0,
-    traceId: '',
-    spanId: '',
-    eventName: '',
-  };
+  const row = emptyLogRow(resource, scope);
   while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {

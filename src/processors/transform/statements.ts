@@ -110,7 +110,7 @@ function inferred<C>({ names, functions }: Hints, signal: SignalStatements<C>): 
 const either = (names: readonly string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1) as string}` : (names[0] ?? ''));
 
 function compileGroups<C>(entries: readonly Entry[], signal: SignalStatements<C>, topMode: ErrorMode): Compiled<C> {
-  const { key, row, contexts } = signal;
+  const { key, contexts } = signal;
   const groups: CompiledGroup<C>[] = [];
   const problems: SettingsProblem[] = [];
   entries.forEach((entry, i) => {

@@ -2,9 +2,8 @@
 // otelgate's Prometheus endpoint: sent means the backend took the records, send_failed that it
 // refused them for good, enqueue_failed that the queue could not take them; the queue gauges say
 // what it holds and can hold, in the unit of its sizer.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startBackend, type Backend } from '../../helpers/backend.js';
-import type { RunningCli } from '../../helpers/cli.js';
 import { FAST_RETRY, forwardingHead, METRICS_READER, bodies, sample, scrape, send, startForwarder, workspace, type Forwarder, stoppedAfterEach } from '../../helpers/forwarder.js';
 import { waitUntil } from '../../helpers/wait.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogRow } from '../../../src/model/logs.js';
 import { startBackend } from '../../helpers/backend.js';
 import { forwardingHead } from '../../helpers/forwarder.js';
-import { startGateway, stoppedAfterAll, type Gateway } from '../../helpers/gateway.js';
+import { startGateway, stoppedAfterAll } from '../../helpers/gateway.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 const { gateways, backends } = stoppedAfterAll();

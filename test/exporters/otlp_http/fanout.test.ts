@@ -3,9 +3,8 @@
 // (Retry-After: 5). The fan-out's documented rule (docs/architecture.md): a 503 promises that
 // retrying is safe, not that nothing was kept, so a request answered 503 has still been delivered
 // to the healthy backend, and its retry arrives there a second time.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startBackend, type Backend } from '../../helpers/backend.js';
-import type { RunningCli } from '../../helpers/cli.js';
 import { FAST_RETRY, forwardingHead, arrivals, bodies, send, startForwarder, workspace, type Workspace, stoppedAfterEach } from '../../helpers/forwarder.js';
 import { waitUntil } from '../../helpers/wait.js';
 

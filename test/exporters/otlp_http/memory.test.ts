@@ -1,14 +1,13 @@
 // otlp_http with `sending_queue.storage: memory`, the documented opt-out of the disk queue: data
 // goes through while the backend is up; what the queue still holds when otelgate stops with the
 // backend down is lost, and that loss is logged and counted in otelcol_exporter_send_failed_*.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/config/ajv.js';
 import { otlpHttpSchema, type OtlpHttpConfig } from '../../../src/exporters/otlp_http/config.js';
 import { otlpHttpExporterFactory } from '../../../src/exporters/otlp_http/factory.js';
 import { consumeContext } from '../../../src/runtime/component.js';
 import { SelfMetrics } from '../../../src/telemetry/metrics.js';
-import { startBackend, type Backend } from '../../helpers/backend.js';
-import type { RunningCli } from '../../helpers/cli.js';
+import { startBackend } from '../../helpers/backend.js';
 import { testContext } from '../../helpers/components.js';
 import { FAST_RETRY, forwardingHead, arrivals, bodies, sample, send, startForwarder, workspace, stoppedAfterEach } from '../../helpers/forwarder.js';
 import { logBatch } from '../../helpers/rows.js';
