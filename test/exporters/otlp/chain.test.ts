@@ -14,7 +14,7 @@ import { waitUntil } from '../../helpers/wait.js';
 
 const PROJECTS = ['shop', 'blog'];
 const READS: Record<Signal, 'logs' | 'spans' | 'metrics'> = { logs: 'logs', traces: 'spans', metrics: 'metrics' };
-const ROWS: Record<Signal, number> = { logs: 5, traces: 2, metrics: 7 };
+const ROWS: Record<Signal, number> = { logs: 6, traces: 2, metrics: 7 };
 const ALL = { from: '1970-01-01T00:00:00Z', limit: '10000' };
 
 function freePort(): Promise<number> {
