@@ -1,5 +1,5 @@
 // In-process ceilings, run in their own process on the core otelgate gets: (b) decoding a body
-// to rows (otelgate's decoders, and protobufjs for OTLP logs), (c) inserting those rows into
+// to rows (otelgate's decoders, and protobufjs for OTLP logs; JSON.parse alone for JSON), (c) inserting those rows into
 // node:sqlite with the store's schema and indexes. No HTTP, no pipeline: what otelgate can at
 // best approach. Usage: node ceilings.mjs '<json options>'; prints one JSON line.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -48,6 +48,8 @@ for (const w of workloads) {
   const records = decoded.rows.length;
   const result = { records, decode: await rate(decode, records) };
   if (w.signal === 'logs' && w.encoding === 'protobuf' && !w.gzip) result.protobufjs = await rate(() => protobufjsLogRows(body), records);
+  // What issue 17 measures the JSON readers against: JSON.parse alone on the same bytes, which makes no row.
+  if (w.encoding === 'json') result.jsonParse = await rate(() => JSON.parse(body.toString('utf8')), records);
   if (w.insert) {
     const dir = mkdtempSync(join(tmpdir(), 'otelgate-bench-insert-'));
     const db = openForWriting(join(dir, 'bench.db'), { synchronous: 'normal', busyTimeoutMs: 1000 });
