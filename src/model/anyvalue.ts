@@ -49,6 +49,23 @@ export function withAttributes(base: Attributes, changes?: Readonly<Record<strin
   return copy;
 }
 
+/**
+ * Lists and maps inside one another in a value a client sends, at most: the readers skip a record
+ * with a deeper one, so that nothing after them (encoders, OTTL, the store) recurses without bound.
+ */
+export const MAX_ANY_VALUE_DEPTH = 64;
+
+/** `read()`, one list or map deeper into a value than `depth.now`; `refuse` makes the error past MAX_ANY_VALUE_DEPTH. */
+export function deeper<T>(depth: { now: number }, refuse: (message: string) => Error, read: () => T): T {
+  if (depth.now >= MAX_ANY_VALUE_DEPTH) throw refuse(`a value nests lists and maps deeper than ${MAX_ANY_VALUE_DEPTH} levels`);
+  depth.now++;
+  try {
+    return read();
+  } finally {
+    depth.now--;
+  }
+}
+
 export function isAttributes(value: AnyValue): value is Attributes {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
 }

@@ -1,7 +1,7 @@
 // OTLP JSON (the OTLP/HTTP JSON encoding) → the same values the protobuf decoders produce.
 // Field names are accepted in lowerCamelCase and snake_case, mixed freely; ids are hex, bytes are
 // base64, 64-bit integers are strings or numbers, enums are integers.
-import { newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
+import { deeper, newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { normalizeHex } from '../hex.js';
 import { DecodeAbort, type RecordBudget } from '../result.js';
@@ -95,6 +95,10 @@ export function list(value: unknown, what: string): unknown[] {
   return value;
 }
 
+/** How deep anyValue() is in lists and maps (decoding is synchronous: one value at a time). */
+const depth = { now: 0 };
+const tooDeep = (message: string): Error => new ShapeError(message);
+
 export function anyValue(value: unknown): AnyValue {
   if (value === undefined || value === null) return null;
   if (!isObject(value)) throw new ShapeError('value is not an AnyValue object');
@@ -108,11 +112,13 @@ export function anyValue(value: unknown): AnyValue {
   if ((v = field(value, 'doubleValue', 'double_value')) !== undefined && v !== null) return double(v, 'doubleValue');
   if ((v = field(value, 'arrayValue', 'array_value')) !== undefined && v !== null) {
     if (!isObject(v)) throw new ShapeError('arrayValue is not an object');
-    return list(v['values'], 'arrayValue.values').map(anyValue);
+    const items = v['values'];
+    return deeper(depth, tooDeep, () => list(items, 'arrayValue.values').map(anyValue));
   }
   if ((v = field(value, 'kvlistValue', 'kvlist_value')) !== undefined && v !== null) {
     if (!isObject(v)) throw new ShapeError('kvlistValue is not an object');
-    return attributes(v['values']);
+    const entries = v['values'];
+    return deeper(depth, tooDeep, () => attributes(entries));
   }
   if ((v = field(value, 'bytesValue', 'bytes_value')) !== undefined && v !== null) {
     return new Uint8Array(Buffer.from(str(v, 'bytesValue'), 'base64'));

@@ -7,7 +7,7 @@
 // does come twice. A value of the wrong type is skipped and remembered, so that a later
 // duplicate can still stand in for it; the object fails only if none does.
 import type { Building } from '../../model/building.js';
-import { newAttributes, type AnyValue, type MutableAttributes } from '../../model/anyvalue.js';
+import { deeper, newAttributes, type AnyValue, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { NameTable, UNKNOWN } from './names.js';
 import { END, LBRACE, LBRACKET, N, ShapeError, type JsonReader } from './reader.js';
@@ -76,6 +76,10 @@ function exactAnyValue(r: JsonReader): AnyValue {
   return value;
 }
 
+/** How deep kindValue() is in lists and maps (reading is synchronous: one value at a time). */
+const depth = { now: 0 };
+const tooDeep = (message: string): Error => new ShapeError(message);
+
 function kindValue(r: JsonReader, kind: number): AnyValue {
   switch (kind) {
     case 0:
@@ -86,16 +90,18 @@ function kindValue(r: JsonReader, kind: number): AnyValue {
       return int64(r);
     case 3:
       return double(r);
-    case 4: {
-      const values: AnyValue[] = [];
-      listOf(r, values, arrayItems);
-      return values;
-    }
-    case 5: {
-      const map = newAttributes();
-      listOf(r, map, attributes);
-      return map;
-    }
+    case 4:
+      return deeper(depth, tooDeep, () => {
+        const values: AnyValue[] = [];
+        listOf(r, values, arrayItems);
+        return values;
+      });
+    case 5:
+      return deeper(depth, tooDeep, () => {
+        const map = newAttributes();
+        listOf(r, map, attributes);
+        return map;
+      });
     default:
       return base64(r);
   }

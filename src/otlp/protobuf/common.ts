@@ -1,11 +1,15 @@
 // OTLP common messages from wire bytes: AnyValue, KeyValue lists, Resource, InstrumentationScope.
 import type { Building } from '../../model/building.js';
 import { errorMessage } from '../../errors.js';
-import { newAttributes, type AnyValue, type MutableAttributes } from '../../model/anyvalue.js';
+import { deeper, newAttributes, type AnyValue, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { DecodeAbort, emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
 import type { RowTypes } from '../../model/batch.js';
 import { Reader, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireError } from '../wire.js';
+
+/** How deep anyValue() is in lists and maps (decoding is synchronous: one value at a time). */
+const depth = { now: 0 };
+const tooDeep = (message: string): Error => new WireError(message);
 
 export function anyValue(r: Reader, end: number): AnyValue {
   let value: AnyValue = null;
@@ -32,25 +36,29 @@ export function anyValue(r: Reader, end: number): AnyValue {
       case 5: {
         if (wire !== WIRE_LEN) throw new WireError('AnyValue.array_value: wrong wire type');
         const arrayEnd = r.delimited();
-        const values: AnyValue[] = [];
-        while (r.more(arrayEnd)) {
-          const inner = r.varint();
-          if (inner >>> 3 === 1 && (inner & 7) === WIRE_LEN) values.push(anyValue(r, r.delimited()));
-          else r.skip(inner & 7);
-        }
-        value = values;
+        value = deeper(depth, tooDeep, () => {
+          const values: AnyValue[] = [];
+          while (r.more(arrayEnd)) {
+            const inner = r.varint();
+            if (inner >>> 3 === 1 && (inner & 7) === WIRE_LEN) values.push(anyValue(r, r.delimited()));
+            else r.skip(inner & 7);
+          }
+          return values;
+        });
         break;
       }
       case 6: {
         if (wire !== WIRE_LEN) throw new WireError('AnyValue.kvlist_value: wrong wire type');
         const listEnd = r.delimited();
-        const map = newAttributes();
-        while (r.more(listEnd)) {
-          const inner = r.varint();
-          if (inner >>> 3 === 1 && (inner & 7) === WIRE_LEN) keyValue(r, r.delimited(), map);
-          else r.skip(inner & 7);
-        }
-        value = map;
+        value = deeper(depth, tooDeep, () => {
+          const map = newAttributes();
+          while (r.more(listEnd)) {
+            const inner = r.varint();
+            if (inner >>> 3 === 1 && (inner & 7) === WIRE_LEN) keyValue(r, r.delimited(), map);
+            else r.skip(inner & 7);
+          }
+          return map;
+        });
         break;
       }
       case 7:
