@@ -7,6 +7,7 @@ import { normalizeHex } from '../hex.js';
 import { DecodeAbort, type RecordBudget } from '../result.js';
 
 import { ShapeError } from './reader.js';
+import { textDouble } from './values.js';
 
 export { ShapeError };
 
@@ -66,15 +67,10 @@ export function count(value: unknown, what: string): number {
   return Number(uint64(value, what));
 }
 
-const SPECIAL_DOUBLES: Record<string, number> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
-
 export function double(value: unknown, what: string): number {
   if (typeof value === 'number') return value;
-  if (typeof value === 'string') {
-    if (Object.hasOwn(SPECIAL_DOUBLES, value)) return SPECIAL_DOUBLES[value] as number;
-    const n = Number(value);
-    if (value.trim() !== '' && !Number.isNaN(n)) return n;
-  }
+  const n = typeof value === 'string' ? textDouble(value) : undefined;
+  if (n !== undefined) return n;
   throw new ShapeError(`${what} is not a number`);
 }
 

@@ -2,6 +2,7 @@
 // the Collector take them: 64-bit integers exactly, as numbers or strings; enums as numbers or
 // names; doubles as numbers or strings ("NaN", "Infinity"); ids as hex; bytes as base64.
 // A value of the wrong type throws ShapeError: the record holding it is skipped.
+import { normalizeHex } from '../hex.js';
 import { HEX_VALUE, latin1Slice, ShapeError, type JsonReader } from './reader.js';
 
 const QUOTE = 0x22;
@@ -182,9 +183,9 @@ export function hex(r: JsonReader): string {
   for (; i < end && HEX_VALUE[buf[i] as number] !== 255; i++) upper = true;
   if (buf[i] !== QUOTE) {
     // Not plain hex: perhaps hex written with escapes, which JSON.parse would have decoded.
-    const text = r.string();
-    if (!/^(?:[0-9a-fA-F]{2})*$/.test(text)) throw new ShapeError('not hex');
-    return text.toLowerCase();
+    const id = normalizeHex(r.string());
+    if (id === undefined) throw new ShapeError('not hex');
+    return id;
   }
   r.pos = i + 1;
   if ((i - start) % 2 !== 0) throw new ShapeError('not hex');
@@ -221,11 +222,16 @@ const SPECIAL_DOUBLES: ReadonlyMap<string, number> = new Map([
   ['-Infinity', Number.NEGATIVE_INFINITY],
 ]);
 
-/** A double given as a string: what today's OTLP/JSON decoders take (Number()'s reading of it, not blank). */
-function doubleText(text: string): number {
+/** A double given as a string, as the OTLP/JSON readers take it (NaN, Infinity, -Infinity, or Number()'s reading of it, not blank); undefined for anything else. */
+export function textDouble(text: string): number | undefined {
   const special = SPECIAL_DOUBLES.get(text);
   if (special !== undefined) return special;
   const n = Number(text);
-  if (text.trim() === '' || Number.isNaN(n)) throw new ShapeError('not a number');
+  return text.trim() === '' || Number.isNaN(n) ? undefined : n;
+}
+
+function doubleText(text: string): number {
+  const n = textDouble(text);
+  if (n === undefined) throw new ShapeError('not a number');
   return n;
 }
