@@ -19,10 +19,25 @@ export function idParam(id: string, bytes: number): Uint8Array | string | null {
 const MAX_TIME = 2n ** 63n - 1n;
 
 /**
- * uint64 nanoseconds in SQLite's int64: a time past 2^63 (after the year 2262) is kept as the
- * largest one, so that it still sorts last and never looks old to retention.
+ * Times the store has held at MAX_TIME since otelgate started, read by the writer around each
+ * commit (encoding is synchronous, one writer at a time) for its own metrics.
  */
-export const timeParam = (ns: bigint): bigint => (ns > MAX_TIME ? MAX_TIME : ns);
+export const heldTimes = { count: 0 };
+
+/**
+ * uint64 nanoseconds in SQLite's int64: a time past 2^63 - 1 (after the year 2262) is kept as the
+ * largest one, in every time of a row alike (its columns and the times inside its events and
+ * exemplars), so that it still sorts last and never looks old to retention. Rows keep the time as
+ * sent: only the store, whose integers are signed, holds it.
+ */
+export function timeParam(ns: bigint): bigint {
+  if (ns <= MAX_TIME) return ns;
+  heldTimes.count++;
+  return MAX_TIME;
+}
+
+/** The same hold, uncounted: for what is made of times that timeParam counts (a log's `ts`, a span's duration). */
+const held = (ns: bigint): bigint => (ns > MAX_TIME ? MAX_TIME : ns);
 
 interface EncodedResource {
   json: string;
@@ -53,7 +68,7 @@ export function logParams(batch: BatchHeader, row: LogRow, out: Param[]): void {
   const ts = row.timeUnixNano !== 0n ? row.timeUnixNano : row.observedTimeUnixNano !== 0n ? row.observedTimeUnixNano : batch.receivedUnixNano;
   out.push(
     batch.project,
-    timeParam(ts),
+    held(ts),
     timeParam(row.timeUnixNano),
     timeParam(row.observedTimeUnixNano),
     row.severityNumber,
@@ -73,7 +88,7 @@ export function logParams(batch: BatchHeader, row: LogRow, out: Param[]): void {
 }
 
 const eventJson = (e: SpanEvent): string =>
-  `{"time_unix_nano":"${e.timeUnixNano}","name":${JSON.stringify(e.name)},"attributes":${attributesJson(e.attributes)},"dropped_attributes_count":${e.droppedAttributesCount}}`;
+  `{"time_unix_nano":"${timeParam(e.timeUnixNano)}","name":${JSON.stringify(e.name)},"attributes":${attributesJson(e.attributes)},"dropped_attributes_count":${e.droppedAttributesCount}}`;
 
 const linkJson = (l: SpanLink): string =>
   `{"trace_id":${JSON.stringify(l.traceId)},"span_id":${JSON.stringify(l.spanId)},"trace_state":${JSON.stringify(l.traceState)},` +
@@ -94,7 +109,7 @@ export function spanParams(batch: BatchHeader, row: SpanRow, out: Param[]): void
     row.kind,
     timeParam(row.startTimeUnixNano),
     timeParam(row.endTimeUnixNano),
-    timeParam(row.endTimeUnixNano > row.startTimeUnixNano ? row.endTimeUnixNano - row.startTimeUnixNano : 0n),
+    held(row.endTimeUnixNano > row.startTimeUnixNano ? row.endTimeUnixNano - row.startTimeUnixNano : 0n),
     row.statusCode,
     row.statusMessage,
     attributesJson(row.attributes),
@@ -115,7 +130,7 @@ const doubles = (list: readonly number[]): string => `[${list.map(doubleJson).jo
 const optional = (n: number | undefined): number | null => (n === undefined || Number.isNaN(n) ? null : n);
 
 const exemplarJson = (e: Exemplar): string =>
-  `{"time_unix_nano":"${e.timeUnixNano}","value":${anyValueJson(e.value)},"filtered_attributes":${attributesJson(e.filteredAttributes)},` +
+  `{"time_unix_nano":"${timeParam(e.timeUnixNano)}","value":${anyValueJson(e.value)},"filtered_attributes":${attributesJson(e.filteredAttributes)},` +
   `"trace_id":${JSON.stringify(e.traceId)},"span_id":${JSON.stringify(e.spanId)}}`;
 
 export const POINT_COLUMNS = 29;

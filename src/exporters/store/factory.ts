@@ -50,6 +50,9 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
     const normal = ctx.telemetry.enabled('normal');
     const commits = normal ? meter.createCounter('otelgate_store_commits', { description: 'Transactions the store committed (group commit: one holds every batch handed over meanwhile)' }) : undefined;
     const committed = normal ? meter.createCounter('otelgate_store_committed_batches', { description: 'Batches the store committed' }) : undefined;
+    const heldCounter = ctx.telemetry.enabled('basic')
+      ? meter.createCounter('otelgate_store_held_times', { description: 'Times past 2^63-1 ns (after 2262; OTLP times are unsigned) stored as 2^63-1, the largest the store holds' })
+      : undefined;
     const deletedCounter = ctx.telemetry.enabled('basic') ? meter.createCounter('otelgate_store_retention_deleted_records', { description: 'Rows deleted because they outlived their retention' }) : undefined;
     const attributes = { exporter: ctx.id };
 
@@ -99,9 +102,10 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
         try {
           const writing = openForWriting(path, { synchronous: config.synchronous, busyTimeoutMs: durationMs(config.busy_timeout) });
           db = writing;
-          writer = new Writer(writing, (batches) => {
+          writer = new Writer(writing, (batches, held) => {
             commits?.add(1, attributes);
             committed?.add(batches, attributes);
+            if (held > 0) heldCounter?.add(held, attributes);
           });
           retention = new Retention(writing, {
             logs: durationMs(config.retention.logs),

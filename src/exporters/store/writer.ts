@@ -12,7 +12,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { errorMessage, PermanentError, ShuttingDownError, StorageError } from '../../errors.js';
 import type { Batch, RowOf } from '../../model/batch.js';
 import type { Signal } from '../../model/signal.js';
-import { LOG_COLUMNS, logParams, POINT_COLUMNS, pointParams, SPAN_COLUMNS, spanParams, type BatchHeader, type Param } from './encode.js';
+import { heldTimes, LOG_COLUMNS, logParams, POINT_COLUMNS, pointParams, SPAN_COLUMNS, spanParams, type BatchHeader, type Param } from './encode.js';
 import { TABLES } from './schema.js';
 
 interface Pending {
@@ -50,10 +50,13 @@ export class Writer {
   private held = false;
   private readonly statements = new Map<string, StatementSync>();
 
-  /** `onCommit` hears of every commit with the number of batches it held (own metrics; tests). */
+  /**
+   * `onCommit` hears of every commit with the number of batches it held and of times in them held
+   * at the store's largest (encode.ts: timeParam) (own metrics; tests).
+   */
   constructor(
     private readonly db: DatabaseSync,
-    private readonly onCommit: (batches: number) => void = () => {},
+    private readonly onCommit: (batches: number, heldTimes: number) => void = () => {},
   ) {}
 
   write(batch: Batch): Promise<void> {
@@ -109,6 +112,7 @@ export class Writer {
 
   private commit(group: Pending[]): void {
     const { db } = this;
+    const held = heldTimes.count;
     try {
       // IMMEDIATE takes the write lock once for the group: waiting on it per batch would hold
       // otelgate for busy_timeout once per batch when another process holds it.
@@ -134,7 +138,7 @@ export class Writer {
       for (const pending of group) pending.reject(failed);
       return;
     }
-    this.onCommit(group.length);
+    this.onCommit(group.length, heldTimes.count - held);
     for (const pending of group) pending.resolve();
   }
 

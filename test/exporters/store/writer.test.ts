@@ -8,22 +8,29 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openForWriting } from '../../../src/exporters/store/database.js';
 import { Writer } from '../../../src/exporters/store/writer.js';
 import { PermanentError, ShuttingDownError, StorageError } from '../../../src/errors.js';
+import { newAttributes } from '../../../src/model/anyvalue.js';
 import type { Batch } from '../../../src/model/batch.js';
 import type { Building } from '../../../src/model/building.js';
 import type { LogRow } from '../../../src/model/logs.js';
-import { RECEIVED, logRow } from '../../helpers/rows.js';
+import type { DataPointRow } from '../../../src/model/metrics.js';
+import type { SpanEvent, SpanRow } from '../../../src/model/traces.js';
+import { RECEIVED, logRow, metricKindsBatch, spanBatch } from '../../helpers/rows.js';
 
 let db: DatabaseSync;
 let writer: Writer;
 /** What the writer committed so far: transactions, and the batches they held. */
 let stats: { commits: number; batches: number };
+/** Times the writer's commits held at the store's largest. */
+let heldTimes: number;
 
 beforeEach(() => {
   db = openForWriting(join(mkdtempSync(join(tmpdir(), 'otelgate-writer-')), 'store.db'), { synchronous: 'normal', busyTimeoutMs: 100 });
   stats = { commits: 0, batches: 0 };
-  writer = new Writer(db, (batches) => {
+  heldTimes = 0;
+  writer = new Writer(db, (batches, held) => {
     stats.commits++;
     stats.batches += batches;
+    heldTimes += held;
   });
 });
 afterEach(() => db.close());
@@ -41,6 +48,37 @@ describe('store writer', () => {
     const select = db.prepare('SELECT ts FROM logs ORDER BY rowid');
     select.setReadBigInts(true);
     expect(select.all().map((r) => (r as { ts: bigint }).ts)).toEqual([RECEIVED, 42n, logRow(2).timeUnixNano]);
+  });
+
+  it('holds every time past 2^63 - 1 ns at 2^63 - 1 alike, columns and the times inside events and exemplars, and counts each', async () => {
+    const far = 2n ** 64n - 1n;
+    const MAX = '9223372036854775807';
+    const traces = spanBatch();
+    const span = traces.rows[0] as Building<SpanRow>;
+    span.startTimeUnixNano = 2n ** 63n + 5n;
+    span.endTimeUnixNano = far;
+    span.events = [{ ...(span.events[0] as SpanEvent), timeUnixNano: far }, { ...(span.events[0] as SpanEvent), timeUnixNano: 7n }];
+    const metrics = metricKindsBatch();
+    const point = metrics.rows[0] as Building<DataPointRow>;
+    point.timeUnixNano = far;
+    point.exemplars = [{ timeUnixNano: 2n ** 63n, value: 1, filteredAttributes: newAttributes(), traceId: '', spanId: '' }];
+    const log = logs('p', 1);
+    (log.rows[0] as Building<LogRow>).observedTimeUnixNano = far;
+    await Promise.all([writer.write(traces), writer.write(metrics), writer.write(log)]);
+
+    const stored = db.prepare('SELECT CAST(start_time_unix_nano AS TEXT) AS s, CAST(end_time_unix_nano AS TEXT) AS e, CAST(duration_nano AS TEXT) AS d, events FROM spans').get() as Record<string, string | number>;
+    expect([stored['s'], stored['e'], stored['d']]).toEqual([MAX, MAX, String(2n ** 63n - 6n)]);
+    expect((JSON.parse(stored['events'] as string) as { time_unix_nano: string }[]).map((e) => e.time_unix_nano)).toEqual([MAX, '7']);
+    const points = db.prepare("SELECT CAST(time_unix_nano AS TEXT) AS t, exemplars FROM datapoints WHERE metric_name = 'orders' ORDER BY time_unix_nano").all() as Record<string, string>[];
+    expect(points.map((p) => p['t'])).toEqual([String(metrics.rows[1]?.timeUnixNano), MAX]);
+    expect((JSON.parse(points[1]?.['exemplars'] as string) as { time_unix_nano: string }[])[0]?.time_unix_nano).toBe(MAX);
+    const logRowStored = db.prepare('SELECT CAST(observed_time_unix_nano AS TEXT) AS o, CAST(time_unix_nano AS TEXT) AS t FROM logs').get() as Record<string, string>;
+    expect(logRowStored['o']).toBe(MAX);
+    // Span start and end, one event, a point's time, an exemplar's, a log's observed time: the log's
+    // `ts` and the span's duration are made of those and not counted again.
+    expect(heldTimes).toBe(6);
+    // The rows handed over keep the times as sent.
+    expect(span.endTimeUnixNano).toBe(far);
   });
 
   it('commits the batches handed over in one turn of the event loop together, and answers each after the commit', async () => {
