@@ -14,10 +14,12 @@ Commands:
                                error (file:line:col: path: message) one per line, and exits 1.
   components                   List every receiver, processor, exporter and extension type with
                                the signals it serves and its stability.
-  keys create --project NAME   Make an API key for a project: prints it once (the last line is the key
+  keys create --project NAME [--scope ingest|read|ingest,read]
+                               Make an API key for a project: prints it once (the last line is the key
                                alone) and stores only its SHA-256 in the keys file of the config's
-                               apikeyauth extension.
-  keys list                    List the keys: id, project, created, revoked (never a secret).
+                               apikeyauth extension. --scope: what it may do, send data (ingest, the
+                               default: safe for a key that ships in an app), read it back (read), or both.
+  keys list                    List the keys: id, project, scopes, created, revoked (never a secret).
   keys revoke ID|KEY           Revoke a key, named by its id or as the whole key; a running otelgate
                                refuses it within seconds.
   query logs|spans|metrics --project NAME [filters]
@@ -35,6 +37,7 @@ Options:
                      --set receivers.ingest.endpoint=0.0.0.0:4319 (the value is read as YAML;
                      maps merge, lists are replaced); may be given more than once.
   --project NAME     For keys create: the project the key writes to; for query: the project read.
+  --scope SCOPES     For keys create: ingest, read, or ingest,read (default ingest).
   --extension ID     For keys: which apikeyauth extension, when the config has several.
   --exporter ID      For query: which store exporter, when the config has several.
   -h, --help         Show this help.
@@ -65,6 +68,7 @@ async function main(argv: string[]): Promise<number> {
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
         project: { type: 'string' },
+        scope: { type: 'string' },
         extension: { type: 'string' },
         exporter: { type: 'string' },
         from: { type: 'string' },
@@ -102,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
   const config = configArgs(values.config, values.set);
   if (command === 'keys') {
     const { keysCommand } = await import('./commands/keys.js');
-    return keysCommand(rest[0], rest[1], { config, project: values.project, extension: values.extension });
+    return keysCommand(rest[0], rest[1], { config, project: values.project, scope: values.scope, extension: values.extension });
   }
   if (command === 'query') {
     const { queryCommand } = await import('./commands/query.js');

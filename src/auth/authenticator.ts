@@ -2,6 +2,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Component } from '../runtime/component.js';
 
+/**
+ * What a key may do: `ingest` writes its project's data, `read` reads it (the read API). A DSN ships
+ * inside browser bundles, so a key that leaves the building should be able to write and no more.
+ */
+export type Scope = 'ingest' | 'read';
+
+export const SCOPES: readonly Scope[] = ['ingest', 'read'];
+
 export interface Principal {
   project: string;
   /** The key's public id: the only part of a key that may appear in logs. */
@@ -9,7 +17,8 @@ export interface Principal {
 }
 
 export interface Authenticator extends Component {
-  authenticate(headers: IncomingHttpHeaders): Principal | undefined;
+  /** Who presents a key that may do `scope`; undefined for no key, an unknown or revoked one, or one without that scope alike. */
+  authenticate(headers: IncomingHttpHeaders, scope: Scope): Principal | undefined;
 }
 
 export function isAuthenticator(component: Component | undefined): component is Authenticator {

@@ -6,12 +6,20 @@ import Type, { type Static } from 'typebox';
 import { parseDocument, stringify } from 'yaml';
 import { check } from '../config/ajv.js';
 import { formatPath } from '../config/path.js';
+import { SCOPES, type Scope } from './authenticator.js';
 
 export const KeyEntrySchema = Type.Object(
   {
     id: Type.String({ pattern: '^[a-z0-9]{10}$', description: 'The public part of the key: otg_<id>_<secret>.' }),
     project: Type.String({ minLength: 1, description: 'The project every request with this key writes to and reads from.' }),
     sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Lower-case hex SHA-256 of the whole key.' }),
+    scopes: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('ingest'), Type.Literal('read')]), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'What the key may do: ingest (send data), read (the read API), or both. Absent: both, as every key had before scopes.',
+      }),
+    ),
     created: Type.Optional(Type.String()),
     revoked: Type.Optional(Type.String({ description: 'When set, the key is refused.' })),
   },
@@ -20,12 +28,17 @@ export const KeyEntrySchema = Type.Object(
 
 export type KeyEntry = Static<typeof KeyEntrySchema>;
 
+/** The scopes an entry grants: its own, or both for an entry written before scopes existed. */
+export const scopesOf = (entry: KeyEntry): readonly Scope[] => entry.scopes ?? SCOPES;
+
 const KeysFileSchema = Type.Object({ keys: Type.Array(KeyEntrySchema, { default: [] }) }, { additionalProperties: false });
 
 const HEADER = `# otelgate API keys. Only the SHA-256 hash of each key is kept here: a key itself is shown once,
 # when \`otelgate keys create\` makes it. To add a key by hand, put its public id (the part between
 # "otg_" and the next "_"), its project and the output of: printf '%s' "$KEY" | sha256sum
 # otelgate reloads this file within seconds of a change; set "revoked" to refuse a key.
+# "scopes" says what a key may do: [ingest] sends data, [read] reads it back, [ingest, read] both;
+# an entry without scopes (from before they existed) may do both.
 `;
 
 export class KeysFileError extends Error {

@@ -3,13 +3,16 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { generateKey, hashesEqual, hashKey, keyId } from '../auth/key.js';
-import { readKeysFile, writeKeysFile, type KeyEntry } from '../auth/keysfile.js';
+import { SCOPES, type Scope } from '../auth/authenticator.js';
+import { readKeysFile, scopesOf, writeKeysFile, type KeyEntry } from '../auth/keysfile.js';
 import type { ApiKeyAuthConfig } from '../extensions/apikeyauth/config.js';
 import { chooseComponent, readConfig, type ConfigArgs } from './config.js';
 
 export interface KeysOptions {
   config: ConfigArgs;
   project?: string | undefined;
+  /** keys create's --scope: ingest, read or ingest,read. */
+  scope?: string | undefined;
   extension?: string | undefined;
 }
 
@@ -32,18 +35,30 @@ function entries(file: string): KeyEntry[] {
   return existsSync(file) ? readKeysFile(file) : [];
 }
 
-function create(file: string, project: string | undefined): number {
+/** --scope's value: `ingest` when not given, the safe choice for a key that leaves the building. */
+function parseScopes(value: string | undefined): Scope[] {
+  if (value === undefined) return ['ingest'];
+  const named = value.split(',').map((s) => s.trim());
+  const unknown = named.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0 || named.length === 0) throw new UsageError(`--scope takes ingest, read or ingest,read (got "${value}")`);
+  return SCOPES.filter((scope) => named.includes(scope));
+}
+
+function create(file: string, project: string | undefined, scope: string | undefined): number {
   if (project === undefined || project.trim() === '') throw new UsageError('keys create needs --project NAME');
+  const scopes = parseScopes(scope);
   const list = entries(file);
   const key = generateKey();
-  writeKeysFile(file, [...list, { id: key.id, project, sha256: key.sha256, created: new Date().toISOString() }]);
-  process.stdout.write(`Created key ${key.id} for project "${project}"; only its SHA-256 hash is kept, in ${file}.\nThe key is shown only this once:\n${key.key}\n`);
+  writeKeysFile(file, [...list, { id: key.id, project, sha256: key.sha256, scopes, created: new Date().toISOString() }]);
+  process.stdout.write(
+    `Created key ${key.id} for project "${project}" (scopes: ${scopes.join(', ')}); only its SHA-256 hash is kept, in ${file}.\nThe key is shown only this once:\n${key.key}\n`,
+  );
   return 0;
 }
 
 function list(file: string): number {
-  const rows = entries(file).map((e) => [e.id, e.project, e.created ?? '', e.revoked ?? '']);
-  const table = [['ID', 'PROJECT', 'CREATED', 'REVOKED'], ...rows];
+  const rows = entries(file).map((e) => [e.id, e.project, scopesOf(e).join(','), e.created ?? '', e.revoked ?? '']);
+  const table = [['ID', 'PROJECT', 'SCOPES', 'CREATED', 'REVOKED'], ...rows];
   const widths = table[0]?.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length))) ?? [];
   for (const row of table) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}\n`);
   return 0;
@@ -88,13 +103,13 @@ export function keysCommand(action: string | undefined, argument: string | undef
     const file = keysFileOf(options);
     switch (action) {
       case 'create':
-        return create(file, options.project);
+        return create(file, options.project, options.scope);
       case 'list':
         return list(file);
       case 'revoke':
         return revoke(file, argument);
       default:
-        throw new UsageError(`keys needs one of: create --project NAME, list, revoke ID|KEY (got ${action === undefined ? 'nothing' : `"${action}"`})`);
+        throw new UsageError(`keys needs one of: create --project NAME [--scope ingest|read|ingest,read], list, revoke ID|KEY (got ${action === undefined ? 'nothing' : `"${action}"`})`);
     }
   } catch (error) {
     if (error instanceof UsageError || (error instanceof Error && error.name === 'KeysFileError')) {

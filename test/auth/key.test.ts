@@ -28,12 +28,25 @@ describe('API keys', () => {
       { id: b.id, project: 'blog', sha256: b.sha256 },
       { id: c.id, project: 'old', sha256: c.sha256, revoked: '2026-01-01T00:00:00Z' },
     ]);
-    expect(store.resolve(a.key)).toEqual({ project: 'shop', keyId: a.id });
-    expect(store.resolve(b.key)).toEqual({ project: 'blog', keyId: b.id });
-    expect(store.resolve(c.key)).toBeUndefined();
-    expect(store.resolve(`${a.key.slice(0, -1)}${a.key.endsWith('A') ? 'B' : 'A'}`)).toBeUndefined();
-    expect(store.resolve(`otg_${a.id}_${b.key.slice(-32)}`)).toBeUndefined();
-    expect(store.resolve('otg_short_x')).toBeUndefined();
+    expect(store.resolve(a.key, 'ingest')).toEqual({ project: 'shop', keyId: a.id });
+    expect(store.resolve(b.key, 'ingest')).toEqual({ project: 'blog', keyId: b.id });
+    expect(store.resolve(c.key, 'ingest')).toBeUndefined();
+    expect(store.resolve(`${a.key.slice(0, -1)}${a.key.endsWith('A') ? 'B' : 'A'}`, 'ingest')).toBeUndefined();
+    expect(store.resolve(`otg_${a.id}_${b.key.slice(-32)}`, 'ingest')).toBeUndefined();
+    expect(store.resolve('otg_short_x', 'ingest')).toBeUndefined();
+  });
+
+  it('resolve only for a scope their entry grants; an entry without scopes (from before them) grants both', () => {
+    const [sends, reads, both, old] = [generateKey(), generateKey(), generateKey(), generateKey()];
+    const store = new KeyStore();
+    store.replace([
+      { id: sends.id, project: 'p', sha256: sends.sha256, scopes: ['ingest'] },
+      { id: reads.id, project: 'p', sha256: reads.sha256, scopes: ['read'] },
+      { id: both.id, project: 'p', sha256: both.sha256, scopes: ['read', 'ingest'] },
+      { id: old.id, project: 'p', sha256: old.sha256 },
+    ]);
+    const may = (key: string) => (['ingest', 'read'] as const).filter((scope) => store.resolve(key, scope) !== undefined);
+    expect([may(sends.key), may(reads.key), may(both.key), may(old.key)]).toEqual([['ingest'], ['read'], ['ingest', 'read'], ['ingest', 'read']]);
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { readKeysFile } from '../../src/auth/keysfile.js';
 import { CLI, ROOT, RunningCli, runCli } from '../helpers/cli.js';
 
 const PACKAGE = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string; scripts: Record<string, string> };
@@ -115,5 +116,7 @@ describe('otelgate CLI', () => {
     expect(run.lines.find((l) => l.msg === 'Received signal from OS')?.['signal']).toBe(signal);
     expect(run.lines.every((l) => l.level !== 'raw' && typeof l['time'] === 'string')).toBe(true);
     expect(readFileSync(`${dir}/keys.yaml`, 'utf8')).not.toMatch(/otg_[a-z0-9]{10}_[A-Za-z0-9]{32}/);
+    // The first key may send and read: the README's first steps send with it, then read back.
+    expect(readKeysFile(`${dir}/keys.yaml`).map((entry) => entry.scopes)).toEqual([['ingest', 'read']]);
   });
 });

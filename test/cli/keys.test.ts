@@ -44,14 +44,15 @@ describe('otelgate keys', () => {
     expect(await waitUntil(() => gw.run.lines.some((l) => l.msg === 'Reloaded API keys' && l['keys'] === 2))).toBe(true);
   });
 
-  it('list shows id, project, created and revoked, never a secret', () => {
+  it('list shows id, project, scopes, created and revoked, never a secret', () => {
     const result = runCli(['keys', 'list', '--config', config]);
     expect(result.status).toBe(0);
     const rows = result.stdout.trimEnd().split('\n').map((line) => line.split(/\s+/));
-    expect(rows[0]).toEqual(['ID', 'PROJECT', 'CREATED', 'REVOKED']);
-    expect(rows.slice(1).map((row) => row.slice(0, 2))).toEqual([
-      [expect.stringMatching(/^[a-z0-9]{10}$/), 'alpha'],
-      [id, 'beta'],
+    expect(rows[0]).toEqual(['ID', 'PROJECT', 'SCOPES', 'CREATED', 'REVOKED']);
+    // alpha's entry has no scopes (the test's keys file is written as one from before them): both.
+    expect(rows.slice(1).map((row) => row.slice(0, 3))).toEqual([
+      [expect.stringMatching(/^[a-z0-9]{10}$/), 'alpha', 'ingest,read'],
+      [id, 'beta', 'ingest'],
     ]);
     expect(result.stdout).not.toMatch(/otg_/);
   });
@@ -62,7 +63,7 @@ describe('otelgate keys', () => {
     expect(result.stdout).toContain(`Revoked key ${id}`);
     expect(await waitUntil(async () => (await send(key)) === 401)).toBe(true);
     expect(await send(gw.keys['alpha'] as string)).toBe(202);
-    expect(runCli(['keys', 'list', '--config', config]).stdout).toMatch(new RegExp(`${id}\\s+beta\\s+\\S+\\s+\\S+`));
+    expect(runCli(['keys', 'list', '--config', config]).stdout).toMatch(new RegExp(`${id}\\s+beta\\s+ingest\\s+\\S+\\s+\\S+`));
   });
 
   it('revoke also takes the whole key, matched by its hash, and never prints the secret', async () => {
@@ -91,6 +92,22 @@ describe('otelgate keys', () => {
     expect(await send(alpha)).toBe(202);
   });
 
+  it('create --scope makes a key that may send, read or both; ingest when not given', async () => {
+    const made = (scope: string | undefined): string => {
+      const result = runCli(['keys', 'create', '--project', 'delta', ...(scope === undefined ? [] : ['--scope', scope]), '--config', config]);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toContain(`for project "delta" (scopes: ${scope === undefined ? 'ingest' : scope.split(',').sort().join(', ')})`);
+      return result.stdout.trimEnd().split('\n').at(-1) ?? '';
+    };
+    const [plain, sends, reads, both] = [made(undefined), made('ingest'), made('read'), made('read,ingest')];
+    // Once every new key is loaded: 401 for a key that may only read, as for an unknown key (what
+    // each may read: test/receivers/ingest/scopes.test.ts, against a store).
+    expect(await waitUntil(async () => (await send(both)) === 202)).toBe(true);
+    expect([await send(plain), await send(sends), await send(reads), await send(both)]).toEqual([202, 202, 401, 202]);
+    const listed = runCli(['keys', 'list', '--config', config]).stdout;
+    for (const [key, scopes] of [[plain, 'ingest'], [reads, 'read'], [both, 'ingest,read']] as const) expect(listed).toMatch(new RegExp(`${key.split('_')[1]}\\s+delta\\s+${scopes}\\s`));
+  });
+
   it('keeps the keys it had when the file turns unreadable, and says so', async () => {
     const { renameSync, writeFileSync } = await import('node:fs');
     // Written whole, as `otelgate keys` and editors do: a reload between the truncate and the write
@@ -113,5 +130,8 @@ describe('otelgate keys', () => {
     expect(runCli(['keys', 'create', '--config', config])).toMatchObject({ status: 1, stderr: 'otelgate keys: keys create needs --project NAME\n' });
     expect(runCli(['keys', 'revoke', 'nosuchkey0', '--config', config])).toMatchObject({ status: 1, stderr: `otelgate keys: no key with id nosuchkey0 in ${gw.keysFile}\n` });
     expect(runCli(['keys', 'rotate', '--config', config]).status).toBe(1);
+    for (const scope of ['write', 'ingest,', '', 'read,read,admin']) {
+      expect(runCli(['keys', 'create', '--project', 'x', '--scope', scope, '--config', config])).toMatchObject({ status: 1, stderr: `otelgate keys: --scope takes ingest, read or ingest,read (got "${scope}")\n` });
+    }
   });
 });

@@ -57,7 +57,8 @@ export const apiKeyAuthExtensionFactory: ExtensionFactory<typeof apiKeyAuthSchem
             throw new Error(`keys file ${file} does not exist; create a key with "otelgate keys create --project NAME", or set first_key_project`);
           }
           const created = generateKey();
-          writeKeysFile(file, [{ id: created.id, project: config.first_key_project, sha256: created.sha256, created: new Date().toISOString() }]);
+          // Both scopes: the first steps send with this key and read back with it.
+          writeKeysFile(file, [{ id: created.id, project: config.first_key_project, sha256: created.sha256, scopes: ['ingest', 'read'], created: new Date().toISOString() }]);
           process.stdout.write(
             `\nCreated the first API key, for project "${config.first_key_project}". It is shown only this once; keep it:\n\n` +
               `    ${created.key}\n\nSend it as "Authorization: Bearer <key>" or "X-Service-Key: <key>". Only its SHA-256 hash is kept, in ${file}.\n\n`,
@@ -72,9 +73,9 @@ export const apiKeyAuthExtensionFactory: ExtensionFactory<typeof apiKeyAuthSchem
       async shutdown() {
         clearInterval(timer);
       },
-      authenticate(headers) {
+      authenticate(headers, scope) {
         const key = presentedKey(headers);
-        return key === undefined ? undefined : store.resolve(key);
+        return key === undefined ? undefined : store.resolve(key, scope);
       },
     };
   },

@@ -61,7 +61,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
     const handle = httpHandler({
       routes,
       next,
-      authenticate: (req) => (authenticator as Authenticator).authenticate(req.headers),
+      authenticate: (req) => (authenticator as Authenticator).authenticate(req.headers, 'ingest'),
       answers: ingestAnswers,
       maxBodyBytes: maxBodyBytes(config),
       maxRecords: config.max_records_per_request,

@@ -35,7 +35,8 @@ export function readHandler(options: ReadOptions): (req: IncomingMessage, res: S
       sendMessage(res, 404, 'This otelgate keeps no data to read: the read API reads a store exporter, and none is configured for this receiver.');
       return;
     }
-    const principal = options.authenticator().authenticate(req.headers);
+    // A key that may only send (one shipped in a browser bundle, say) reads nothing.
+    const principal = options.authenticator().authenticate(req.headers, 'read');
     if (principal === undefined) {
       sendMessage(res, 401, MESSAGES.unauthorized);
       return;

@@ -55,7 +55,7 @@ function authentication(ctx: ComponentContext, authenticatorId: string | undefin
       if (!isAuthenticator(extension)) throw new Error(`auth.authenticator "${authenticatorId}" is not a started authenticator extension; add it to extensions and service.extensions`);
       authenticator = extension;
     },
-    authenticate: (headers) => (authenticator as Authenticator).authenticate(headers),
+    authenticate: (headers) => (authenticator as Authenticator).authenticate(headers, 'ingest'),
   };
 }
 

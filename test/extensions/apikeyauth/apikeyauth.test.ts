@@ -45,7 +45,7 @@ describe('apikeyauth', () => {
     const auth = apiKeyAuthExtensionFactory.create(settings(keysFile), testContext('apikeyauth', 'extension').ctx) as Authenticator;
     await auth.start();
     running.push(auth);
-    const project = (key: string): string | undefined => auth.authenticate({ authorization: `Bearer ${key}` })?.project;
+    const project = (key: string): string | undefined => auth.authenticate({ authorization: `Bearer ${key}` }, 'ingest')?.project;
     expect([project(alpha.key), project(beta.key)]).toEqual(['alpha', undefined]);
 
     writeKeysFile(keysFile, [alpha.entry, beta.entry]);

@@ -25,12 +25,17 @@ let service: Service;
 let open = '';
 let keyed = '';
 const key = generateKey();
+/** A key of the same project that may only read: refused here as an unknown key is. */
+const readOnly = generateKey();
 
 const LOGS_JSON = JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'one' } }, { body: { stringValue: 'two' } }] }] }] });
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'otelgate-otlp-http-'));
-  writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'keyed-project', sha256: key.sha256 }]);
+  writeKeysFile(join(dir, 'keys.yaml'), [
+    { id: key.id, project: 'keyed-project', sha256: key.sha256 },
+    { id: readOnly.id, project: 'keyed-project', sha256: readOnly.sha256, scopes: ['read'] },
+  ]);
   const { logger, lines } = memoryLogger();
   service = new Service(
     configFrom(
@@ -96,7 +101,7 @@ describe('the otlp receiver over HTTP', () => {
     expect(await moved.json()).toEqual({ code: 12, message: 'Not found. otelgate receives POST /v1/traces, /v1/metrics, /custom/logs.' });
   });
 
-  it('answers 401 with a Status in the request\'s encoding when the key is missing, and reads no body', async () => {
+  it('answers 401 with a Status in the request\'s encoding when the key is missing or may only read, and reads no body', async () => {
     const json = await fetch(`${keyed}/v1/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: LOGS_JSON });
     expect(json.status).toBe(401);
     expect(json.headers.get('content-type')).toBe('application/json');
@@ -106,6 +111,8 @@ describe('the otlp receiver over HTTP', () => {
     expect(proto.status).toBe(401);
     expect(proto.headers.get('content-type')).toBe('application/x-protobuf');
     expect(readStatus(new Uint8Array(await proto.arrayBuffer()))).toEqual({ code: 16, message: 'API key invalid.', details: [] });
+    const reading = await fetch(`${keyed}/v1/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${readOnly.key}` }, body: LOGS_JSON });
+    expect([reading.status, await reading.json()]).toEqual([401, { code: 16, message: 'API key invalid.' }]);
     expect(pipeline.taken).toHaveLength(0);
 
     const ok = await fetch(`${keyed}/v1/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key.key}` }, body: LOGS_JSON });

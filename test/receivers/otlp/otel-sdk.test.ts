@@ -38,6 +38,8 @@ let rec: Recorder;
 const open = { grpc: '', http: '' };
 const keyed = { grpc: '', http: '' };
 const key = generateKey();
+/** The same project's key that may only read: refused on ingest as an unknown key is. */
+const readOnly = generateKey();
 const headers = { Authorization: `Bearer ${key.key}` };
 
 function keyMetadata(): Metadata {
@@ -48,7 +50,10 @@ function keyMetadata(): Metadata {
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'otelgate-otlp-sdk-'));
-  writeKeysFile(join(dir, 'keys.yaml'), [{ id: key.id, project: 'sdk', sha256: key.sha256 }]);
+  writeKeysFile(join(dir, 'keys.yaml'), [
+    { id: key.id, project: 'sdk', sha256: key.sha256 },
+    { id: readOnly.id, project: 'sdk', sha256: readOnly.sha256, scopes: ['read'] },
+  ]);
   rec = recorder();
   const { logger, lines } = memoryLogger();
   service = new Service(
@@ -164,9 +169,14 @@ describe('the otlp receiver and the official OpenTelemetry JS exporters', () => 
     ]);
   });
 
-  it('refuses a gRPC call without a known key with UNAUTHENTICATED, and passes nothing on', async () => {
+  it.each([
+    ['without a key', undefined],
+    ['with a key that may only read', readOnly.key],
+  ])('refuses a gRPC call %s with UNAUTHENTICATED, and passes nothing on', async (_what, presented) => {
     rec.batches.clear();
-    const exporter = new TracesGrpc({ url: keyed.grpc });
+    const metadata = new Metadata();
+    if (presented !== undefined) metadata.set('authorization', `Bearer ${presented}`);
+    const exporter = new TracesGrpc({ url: keyed.grpc, metadata });
     const error = await send(exporter, []).then(
       () => undefined,
       (e: unknown) => e as { code?: number; message?: string },
