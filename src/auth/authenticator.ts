@@ -19,6 +19,8 @@ export interface Principal {
 export interface Authenticator extends Component {
   /** Who presents a key that may do `scope`; undefined for no key, an unknown or revoked one, or one without that scope alike. */
   authenticate(headers: IncomingHttpHeaders, scope: Scope): Principal | undefined;
+  /** The same for a key presented another way (an error-reporting SDK's auth header or query string). */
+  authenticateKey(key: string, scope: Scope): Principal | undefined;
 }
 
 export function isAuthenticator(component: Component | undefined): component is Authenticator {

@@ -54,6 +54,7 @@ export async function startReceiver(settings: string[] = [], wait?: (ctx: Consum
     start: async () => {},
     shutdown: async () => {},
     authenticate: (headers: IncomingHttpHeaders) => (presentedKey(headers) === RECEIVER_KEY ? { project: 'default', keyId: 'inprocess' } : undefined),
+    authenticateKey: (key: string) => (key === RECEIVER_KEY ? { project: 'default', keyId: 'inprocess' } : undefined),
   };
   const host = { extension: (id: string) => (id === 'apikeyauth' ? authenticator : undefined), exporters: () => new Map<string, Component>() };
   const batches: Batch[] = [];

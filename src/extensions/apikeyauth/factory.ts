@@ -77,6 +77,7 @@ export const apiKeyAuthExtensionFactory: ExtensionFactory<typeof apiKeyAuthSchem
         const key = presentedKey(headers);
         return key === undefined ? undefined : store.resolve(key, scope);
       },
+      authenticateKey: (key, scope) => store.resolve(key, scope),
     };
   },
 };

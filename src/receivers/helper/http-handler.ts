@@ -1,26 +1,28 @@
-// One export request over HTTP: route → authenticate (before the body is read) → negotiate → read
-// with a cap → decode and hand on (intake.ts) → answer with counts. A bad payload never gets a 4xx:
-// its unreadable records are skipped and counted in a 200 (partial success).
+// One request over HTTP: route (across the receiver's protocols) → authenticate (before the body
+// is read) → negotiate → read with a cap → decode and hand on (intake.ts) → the protocol's answer.
+// A bad payload never gets a 4xx: its unreadable records are skipped and counted in a 2xx.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Principal } from '../../auth/authenticator.js';
-import type { Encoding } from '../../otlp/decode.js';
-import { exportResponse } from '../../otlp/response.js';
+import { KEY_HEADERS, type Principal } from '../../auth/authenticator.js';
 import { RecordBudget } from '../../otlp/result.js';
 import type { Signal } from '../../model/signal.js';
 import type { ConsumeContext, Consumer } from '../../runtime/component.js';
 import { readBody, type ContentEncoding } from './body.js';
 import type { ByteBudget } from './budget.js';
 import type { Cors } from './cors.js';
-import { deliver, ROW_COST, skippedMessage, type BodyFormat, type IntakeOptions } from './intake.js';
+import { deliver, ROW_COST, type IntakeOptions } from './intake.js';
 import { clientInfo } from './metadata.js';
-import { send, type Answers } from './send.js';
+import type { Protocol, Route } from './protocol.js';
+import type { Answers } from './send.js';
 
 export interface HandlerOptions extends IntakeOptions {
-  /** Path → what is posted to it. */
-  routes: ReadonlyMap<string, BodyFormat>;
+  /** The protocols spoken, asked in order for a path's route. */
+  protocols: readonly Protocol[];
   next: Partial<Record<Signal, Consumer>>;
-  /** Who sent the request, from its headers alone; undefined: answered 401. */
-  authenticate: (req: IncomingMessage) => Principal | undefined;
+  /**
+   * Who presents `key`, or, without one, the key in the request's headers (Authorization,
+   * X-Service-Key); undefined: answered 401.
+   */
+  authenticate: (req: IncomingMessage, key: string | undefined) => Principal | undefined;
   answers: Answers;
   maxBodyBytes: number;
   maxRecords: number;
@@ -33,29 +35,29 @@ export interface HandlerOptions extends IntakeOptions {
   includeMetadata: boolean;
 }
 
-const PROTOBUF_OFF = 'Only the OTLP JSON encoding is supported here: send OTLP JSON with Content-Type: application/json.';
-
-function mediaType(req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+/** Whether the request carries a key in a header the authenticator reads. */
+function presentsKey(req: IncomingMessage): boolean {
+  for (const name of KEY_HEADERS) if (req.headers[name] !== undefined) return true;
+  return false;
 }
 
-/** The encoding a Content-Type names; undefined for any other (the body's first byte tells). */
-export function namedEncoding(req: IncomingMessage): Encoding | undefined {
-  const type = mediaType(req);
-  if (type === 'application/json') return 'json';
-  if (type === 'application/x-protobuf' || type === 'application/protobuf') return 'protobuf';
+function routeOf(protocols: readonly Protocol[], path: string): Route | undefined {
+  for (const protocol of protocols) {
+    const route = protocol.route(path);
+    if (route !== undefined) return route;
+  }
   return undefined;
 }
 
 export function httpHandler(options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const { routes, next, maxBodyBytes, answers } = options;
-  const supported = options.encodings.join(', ');
-  const allowed = new Set<string>(['identity', ...options.encodings]);
+  const { protocols, next, maxBodyBytes, answers } = options;
+  const receiverEncodings = new Set<string>(['identity', ...options.encodings]);
   const reads = options.reads;
+  const shown = protocols.flatMap((protocol) => protocol.paths).join(', ');
 
   return async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const route = routes.get(path);
+    const route = routeOf(protocols, path);
     const reading = reads !== undefined && path.startsWith(reads.prefix) ? reads.handle : undefined;
     if ((route !== undefined || reading !== undefined) && options.cors !== undefined) {
       if (options.cors.preflight(req, res, reading === undefined ? 'POST' : 'GET')) return;
@@ -66,32 +68,36 @@ export function httpHandler(options: HandlerOptions): (req: IncomingMessage, res
       return;
     }
     if (route === undefined) {
-      answers.refuse(req, res, 404, `Not found. otelgate receives POST ${[...routes.keys()].join(', ')}.`);
+      answers.refuse(req, res, 404, `Not found. otelgate receives POST ${shown}.`);
       return;
     }
     if (req.method !== 'POST') {
       answers.refuse(req, res, 405, `Method ${req.method ?? ''} is not allowed here; use POST.`, { Allow: 'POST' });
       return;
     }
-    const consumer = next[route.signal];
-    if (consumer === undefined) {
-      answers.refuse(req, res, 404, `No ${route.signal} pipeline uses this receiver.`);
+    const signal = route.signals.find((s) => next[s] !== undefined);
+    if (signal === undefined) {
+      answers.refuse(req, res, 404, `No ${route.signals.join(' or ')} pipeline uses this receiver.`);
       return;
     }
-    const principal = options.authenticate(req);
-    if (principal === undefined) {
+    const presented = route.key?.(req);
+    let principal = options.authenticate(req, presented);
+    // A key only the body names (a Sentry envelope's dsn) is looked at after the body is read, for
+    // a request that presents none otherwise: one that presents a key we do not know is refused here.
+    if (principal === undefined && (route.keyInBody === undefined || presented !== undefined || presentsKey(req))) {
       // The body is never read, let alone inflated, for a caller we do not know.
       answers.unauthorized(req, res);
       return;
     }
     const contentEncoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase() || 'identity';
+    const allowed = route.encodings === undefined ? receiverEncodings : new Set<string>(['identity', ...route.encodings]);
     if (!allowed.has(contentEncoding)) {
-      answers.refuse(req, res, 415, `Unsupported Content-Encoding "${contentEncoding}". Supported: ${supported} (or none).`, { Connection: 'close' });
+      answers.refuse(req, res, 415, `Unsupported Content-Encoding "${contentEncoding}". Supported: ${[...allowed].filter((e) => e !== 'identity').join(', ')} (or none).`, { Connection: 'close' });
       return;
     }
-    const requested = route.format === 'otlp' ? namedEncoding(req) : undefined;
-    if (requested === 'protobuf' && !options.protobufEnabled) {
-      answers.refuse(req, res, 415, PROTOBUF_OFF, { Connection: 'close' });
+    const refusal = route.refuse?.(req);
+    if (refusal !== undefined) {
+      answers.refuse(req, res, refusal.status, refusal.message, refusal.headers);
       return;
     }
 
@@ -102,44 +108,51 @@ export function httpHandler(options: HandlerOptions): (req: IncomingMessage, res
       answers.unavailable(req, res, { Connection: 'close' });
       return;
     }
-    const records = new RecordBudget(options.maxRecords, options.budget, ROW_COST);
-    // A client that goes away before its answer no longer waits for it: whatever only waits (for
-    // room in a queue) stops; whatever is already written stays.
-    const gone = new AbortController();
-    const onClose = (): void => {
-      if (!res.writableEnded) gone.abort();
-    };
-    res.once('close', onClose);
-    // A client that went away while its body was read is gone already; 'close' has been and gone.
-    if (res.destroyed) gone.abort();
-    const ctx: ConsumeContext = { signal: gone.signal, client: clientInfo(principal, options.includeMetadata ? req.headersDistinct : undefined) };
     try {
-      const outcome = await deliver(options, { route, consumer, ctx, principal, requested, read, arrival, records });
-      if (outcome.kind === 'busy') {
-        answers.unavailable(req, res, { Connection: 'close' });
-        return;
+      if (principal === undefined) {
+        const key = read.kind === 'ok' ? route.keyInBody?.(read.body) : undefined;
+        principal = key === undefined ? undefined : options.authenticate(req, key);
+        if (principal === undefined) {
+          answers.unauthorized(req, res);
+          return;
+        }
       }
-      if (outcome.kind === 'unavailable') {
-        options.logger.warn({ err: outcome.reason, signal: route.signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered 503');
-        answers.unavailable(req, res);
-        return;
-      }
-      const { facts, rows, rejected } = outcome;
-      const tooLarge = outcome.tooLarge ? maxBodyBytes : undefined;
-      if (route.format === 'simple') {
-        const accepted = rows + facts.skipped - rejected;
-        const body: Record<string, unknown> = { accepted, skipped: rejected };
-        if (rejected > 0) body['message'] = skippedMessage(route, facts, rejected, tooLarge);
-        send(res, 202, 'application/json', JSON.stringify(body));
-        return;
-      }
-      const partial = rejected === 0 ? undefined : { rejected, errorMessage: skippedMessage(route, facts, rejected, tooLarge) };
-      const response = exportResponse(route.signal, outcome.encoding as Encoding, partial);
-      send(res, 200, response.contentType, response.body);
+      await answer(options, req, res, route, signal, principal, read, arrival);
     } finally {
-      res.off('close', onClose);
-      records.release();
       if (read.kind === 'ok') options.budget.give(read.body.length);
     }
   };
+}
+
+/** Decodes and hands on a body read whole (or over its cap, or corrupt), and answers as its protocol does. */
+async function answer(options: HandlerOptions, req: IncomingMessage, res: ServerResponse, route: Route, signal: Signal, principal: Principal, read: Exclude<Awaited<ReturnType<typeof readBody>>, { kind: 'aborted' | 'busy' }>, arrival: bigint): Promise<void> {
+  const { next, answers } = options;
+  const records = new RecordBudget(options.maxRecords, options.budget, ROW_COST);
+  // A client that goes away before its answer no longer waits for it: whatever only waits (for
+  // room in a queue) stops; whatever is already written stays.
+  const gone = new AbortController();
+  const onClose = (): void => {
+    if (!res.writableEnded) gone.abort();
+  };
+  res.once('close', onClose);
+  // A client that went away while its body was read is gone already; 'close' has been and gone.
+  if (res.destroyed) gone.abort();
+  const ctx: ConsumeContext = { signal: gone.signal, client: clientInfo(principal, options.includeMetadata ? req.headersDistinct : undefined) };
+  try {
+    const keepsSource = (s: Signal): boolean => next[s]?.sendsProtobuf === true;
+    const outcome = await deliver(options, { decode: () => route.decode(read, { req, arrival, records, keepsSource }), signal, consumers: next, ctx, principal, arrival });
+    if (outcome.kind === 'busy') {
+      answers.unavailable(req, res, { Connection: 'close' });
+      return;
+    }
+    if (outcome.kind === 'unavailable') {
+      options.logger.warn({ err: outcome.reason, signal: outcome.signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered 503');
+      answers.unavailable(req, res);
+      return;
+    }
+    route.answer(req, res, { body: outcome.body, rows: outcome.rows, rejected: outcome.rejected, tooLarge: read.kind === 'too_large' ? options.maxBodyBytes : undefined });
+  } finally {
+    res.off('close', onClose);
+    records.release();
+  }
 }

@@ -12,7 +12,7 @@ import { intakeCounts, ROW_COST } from '../helper/intake.js';
 import { ingestSchema, maxBodyBytes, protobufEnabled } from './config.js';
 import { readHandler, READ_PREFIX } from './read.js';
 import { ingestAnswers } from './respond.js';
-import { routeTable } from './routes.js';
+import { ingestProtocols } from './routes.js';
 
 /** The store the read API reads: the one named by read_api.store, else the config's only store. */
 function findReader(host: Host, id: string | undefined): Reader | undefined {
@@ -57,11 +57,11 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
     let reader: Reader | undefined;
     const meter = ctx.telemetry.meter(METER);
     const counts = ctx.telemetry.enabled('basic') ? intakeCounts(meter, { receiver: ctx.id, transport: 'http' }) : undefined;
-    const routes = routeTable(config.standard_paths);
+    const protocols = ingestProtocols(config.standard_paths, protobufEnabled(config));
     const handle = httpHandler({
-      routes,
+      protocols,
       next,
-      authenticate: (req) => (authenticator as Authenticator).authenticate(req.headers, 'ingest'),
+      authenticate: (req, key) => (key === undefined ? (authenticator as Authenticator).authenticate(req.headers, 'ingest') : (authenticator as Authenticator).authenticateKey(key, 'ingest')),
       answers: ingestAnswers,
       maxBodyBytes: maxBodyBytes(config),
       maxRecords: config.max_records_per_request,
@@ -72,7 +72,6 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
         : undefined,
       counts,
       encodings: config.compression_algorithms as ContentEncoding[],
-      protobufEnabled: protobufEnabled(config),
       includeMetadata: config.include_metadata,
       logger: ctx.logger,
     });
@@ -81,7 +80,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
       ctx,
       meterName: METER,
       handle,
-      routes: new Set(routes.keys()),
+      routes: new Set(protocols.flatMap((protocol) => protocol.paths)),
       answers: ingestAnswers,
     });
 

@@ -1,17 +1,13 @@
-// Paths of the ingest interface → what each one receives.
-import type { BodyFormat } from '../helper/intake.js';
+// The protocols of the ingest interface, in the order its paths are listed.
+import type { Signal } from '../../model/signal.js';
+import { otlpProtocol } from '../helper/otlp-protocol.js';
+import type { Protocol } from '../helper/protocol.js';
+import { simpleProtocol } from './simple-protocol.js';
 
-export function routeTable(standardPaths: boolean): Map<string, BodyFormat> {
-  const table = new Map<string, BodyFormat>([
-    ['/api/v1/logs', { format: 'otlp', signal: 'logs' }],
-    ['/api/v1/traces', { format: 'otlp', signal: 'traces' }],
-    ['/api/v1/metrics', { format: 'otlp', signal: 'metrics' }],
-    ['/api/v1/ingest', { format: 'simple', signal: 'logs' }],
-  ]);
-  if (standardPaths) {
-    table.set('/v1/logs', { format: 'otlp', signal: 'logs' });
-    table.set('/v1/traces', { format: 'otlp', signal: 'traces' });
-    table.set('/v1/metrics', { format: 'otlp', signal: 'metrics' });
-  }
-  return table;
+const SIGNALS: readonly Signal[] = ['logs', 'traces', 'metrics'];
+
+export function ingestProtocols(standardPaths: boolean, protobufEnabled: boolean): Protocol[] {
+  const protocols = [otlpProtocol(SIGNALS.map((signal) => [`/api/v1/${signal}`, signal]), protobufEnabled), simpleProtocol('/api/v1/ingest')];
+  if (standardPaths) protocols.push(otlpProtocol(SIGNALS.map((signal) => [`/v1/${signal}`, signal]), protobufEnabled));
+  return protocols;
 }

@@ -9,9 +9,10 @@ import type { Component, ComponentContext, Consumer, ReceiverFactory, SettingsPr
 import { parseEndpoint } from '../../runtime/listen.js';
 import { ByteBudget } from '../helper/budget.js';
 import { cors } from '../helper/cors.js';
-import { httpHandler, namedEncoding } from '../helper/http-handler.js';
+import { httpHandler } from '../helper/http-handler.js';
 import { httpServer } from '../helper/http-server.js';
-import { intakeCounts, ROW_COST, type BodyFormat } from '../helper/intake.js';
+import { intakeCounts, ROW_COST } from '../helper/intake.js';
+import { namedEncoding, otlpProtocol } from '../helper/otlp-protocol.js';
 import { send, type Answers } from '../helper/send.js';
 import { grpcReceiver, UNAUTHENTICATED_MESSAGE } from './grpc.js';
 import { otlpSchema, urlPath, type HttpConfig, type OtlpConfig } from './config.js';
@@ -31,15 +32,12 @@ const otlpAnswers: Answers = {
   unavailable: (req, res, headers = {}) => sendStatus(req, res, 503, { code: grpcCodeOf(503), message: UNAVAILABLE_MESSAGE, retryAfterSeconds: 5 }, { 'Retry-After': '5', ...headers }),
 };
 
-function routesOf(http: HttpConfig): Map<string, BodyFormat> {
-  const routes = new Map<string, BodyFormat>();
-  const paths: [Signal, string][] = [
-    ['traces', http.traces_url_path],
-    ['metrics', http.metrics_url_path],
-    ['logs', http.logs_url_path],
+function pathsOf(http: HttpConfig): [string, Signal][] {
+  return [
+    [urlPath(http.traces_url_path), 'traces'],
+    [urlPath(http.metrics_url_path), 'metrics'],
+    [urlPath(http.logs_url_path), 'logs'],
   ];
-  for (const [signal, path] of paths) routes.set(urlPath(path), { format: 'otlp', signal });
-  return routes;
 }
 
 /** Who sent a request: the key's project through the authenticator, or `project` for a protocol without one. */
@@ -105,10 +103,11 @@ export const otlpReceiverFactory: ReceiverFactory<typeof otlpSchema> = {
       const auth = authentication(ctx, http.auth?.authenticator, config.project);
       auths.push(auth);
       const { host, port } = parseEndpoint(http.endpoint) as { host: string | undefined; port: number };
-      const routes = routesOf(http);
+      const paths = pathsOf(http);
       const handle = httpHandler({
-        routes,
+        protocols: [otlpProtocol(paths, true)],
         next,
+        // The Collector's OTLP/HTTP takes the key from the headers only.
         authenticate: (req) => auth.authenticate(req.headers),
         answers: otlpAnswers,
         maxBodyBytes: http.max_request_body_size,
@@ -118,7 +117,6 @@ export const otlpReceiverFactory: ReceiverFactory<typeof otlpSchema> = {
         reads: undefined,
         counts: counts && { ...counts, attributes: { ...counts.attributes, transport: 'http' } },
         encodings: [...new Set(http.compression_algorithms)],
-        protobufEnabled: true,
         includeMetadata: http.include_metadata,
         logger: ctx.logger,
       });
@@ -128,7 +126,7 @@ export const otlpReceiverFactory: ReceiverFactory<typeof otlpSchema> = {
           ctx,
           meterName: METER,
           handle,
-          routes: new Set(routes.keys()),
+          routes: new Set(paths.map(([path]) => path)),
           answers: otlpAnswers,
         }),
       );
@@ -145,7 +143,6 @@ export const otlpReceiverFactory: ReceiverFactory<typeof otlpSchema> = {
           budget,
           maxRecords: config.max_records_per_request,
           counts: counts && { ...counts, attributes: { ...counts.attributes, transport: 'grpc' } },
-          protobufEnabled: true,
           logger: ctx.logger,
         }),
       );

@@ -17,7 +17,8 @@ import { grpcCode, statusProtobuf } from '../../otlp/status.js';
 import type { ComponentContext, ConsumeContext, Consumer } from '../../runtime/component.js';
 import { parseEndpoint } from '../../runtime/listen.js';
 import type { ByteBudget } from '../helper/budget.js';
-import { deliver, ROW_COST, skippedMessage, type IntakeOptions } from '../helper/intake.js';
+import { deliver, ROW_COST, type IntakeOptions } from '../helper/intake.js';
+import { decodeOtlpBody, otlpSkippedMessage } from '../helper/otlp-protocol.js';
 import { clientInfo } from '../helper/metadata.js';
 import type { GrpcConfig } from './config.js';
 
@@ -161,7 +162,7 @@ export function grpcReceiver(options: GrpcReceiverOptions): GrpcReceiver {
 
       for (const signal of Object.keys(next) as Signal[]) {
         const consumer = next[signal] as Consumer;
-        const route = { format: 'otlp', signal } as const;
+        const keepsSource = (): boolean => consumer.sendsProtobuf === true;
         const handle = async (call: Grpc.ServerUnaryCall<Buffer, Buffer>): Promise<Partial<Grpc.StatusObject> | Buffer> => {
           const principal = call.metadata.getOpaque(PRINCIPAL) as Principal;
           const body = call.request;
@@ -174,10 +175,11 @@ export function grpcReceiver(options: GrpcReceiverOptions): GrpcReceiver {
             const client = clientInfo(principal, config.include_metadata ? textMetadata(call.metadata) : undefined);
             const consumeCtx: ConsumeContext = { signal: gone.signal, client };
             const arrival = BigInt(Date.now()) * 1_000_000n;
-            const outcome = await deliver(options, { route, consumer, ctx: consumeCtx, principal, requested: 'protobuf', read: { kind: 'ok', body }, arrival, records });
+            const decode = () => decodeOtlpBody(signal, body, 'protobuf', true, { arrival, records, keepsSource });
+            const outcome = await deliver(options, { decode, signal, consumers: next, ctx: consumeCtx, principal, arrival });
             if (outcome.kind === 'unavailable') options.logger.warn({ err: outcome.reason, signal, key_id: principal.keyId }, 'Pipeline refused a batch; answered UNAVAILABLE');
             if (outcome.kind !== 'done') return retryLater();
-            const partial = outcome.rejected === 0 ? undefined : { rejected: outcome.rejected, errorMessage: skippedMessage(route, outcome.facts, outcome.rejected, undefined) };
+            const partial = outcome.rejected === 0 ? undefined : { rejected: outcome.rejected, errorMessage: otlpSkippedMessage(signal, { ...outcome, tooLarge: undefined }) };
             return exportResponse(signal, 'protobuf', partial).body as Buffer;
           } finally {
             call.off('cancelled', onCancel);
