@@ -29,8 +29,8 @@ export function isAuthenticator(component: Component | undefined): component is 
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** The request headers a key can come in, by lower-case name: never kept, logged or passed on. */
-export const KEY_HEADERS: ReadonlySet<string> = new Set(['authorization', 'x-service-key']);
+/** The request headers a key can come in, by lower-case name (X-Sentry-Auth: a Sentry SDK's): never kept, logged or passed on. */
+export const KEY_HEADERS: ReadonlySet<string> = new Set(['authorization', 'x-service-key', 'x-sentry-auth']);
 
 /** The key a request presents: `Authorization: Bearer KEY`, else `X-Service-Key: KEY`. */
 export function presentedKey(headers: IncomingHttpHeaders): string | undefined {

@@ -2,11 +2,11 @@
 // the cap the body is discarded whole, and a gzip bomb never costs more memory than the cap.
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
-import { createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
 import type { ByteBudget } from './budget.js';
 
-/** `zlib` is confighttp's name for what HTTP calls deflate: a zlib stream. */
-export type ContentEncoding = 'identity' | 'gzip' | 'deflate' | 'zlib' | 'zstd';
+/** `zlib` is confighttp's name for what HTTP calls deflate: a zlib stream. `br` only where a protocol takes it (Sentry SDKs send it). */
+export type ContentEncoding = 'identity' | 'gzip' | 'deflate' | 'zlib' | 'zstd' | 'br';
 
 export type BodyResult =
   | { kind: 'ok'; body: Buffer }
@@ -25,6 +25,8 @@ function decompressor(encoding: Exclude<ContentEncoding, 'identity'>): Transform
       return createInflate();
     case 'zstd':
       return createZstdDecompress();
+    case 'br':
+      return createBrotliDecompress();
   }
 }
 

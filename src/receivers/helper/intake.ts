@@ -27,6 +27,7 @@ export interface IntakeCounts {
   accepted: SignalCounters;
   refused: SignalCounters;
   skipped: Counter;
+  ignored: Counter;
   attributes: Record<string, string>;
 }
 
@@ -35,6 +36,7 @@ export function intakeCounts(meter: Meter, attributes: Record<string, string>): 
     accepted: signalCounters(meter, 'otelcol_receiver_accepted', 'Records handed to the pipelines'),
     refused: signalCounters(meter, 'otelcol_receiver_refused', 'Records the pipelines refused (answered retry later)'),
     skipped: meter.createCounter('otelgate_receiver_skipped_records', { description: 'Records that could not be read or mapped, skipped and counted in the answer' }),
+    ignored: meter.createCounter('otelgate_receiver_ignored_items', { description: 'Items a protocol takes but does not store (a Sentry SDK\'s sessions, client reports, …), by type' }),
     attributes,
   };
 }
@@ -123,6 +125,7 @@ export async function deliver(options: IntakeOptions, delivery: Delivery): Promi
   const { body, consumed } = handed;
   const { counts } = options;
   if (body.skipped > 0) counts?.skipped.add(body.skipped, { ...counts.attributes, signal: delivery.signal });
+  if (counts !== undefined && body.ignored !== undefined) for (const [type, n] of Object.entries(body.ignored)) counts.ignored.add(n, { ...counts.attributes, type });
   let rows = 0;
   let rejected = body.skipped;
   let retry: { signal: Signal; reason: string } | undefined;

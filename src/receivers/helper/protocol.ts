@@ -30,6 +30,8 @@ export interface BodyRows {
   encoding?: Encoding | undefined;
   /** The event id an error-reporting SDK is answered with. */
   eventId?: string | undefined;
+  /** Items taken but not stored (a Sentry SDK's sessions, client reports, …), by type: counted in own metrics. */
+  ignored?: Record<string, number> | undefined;
 }
 
 /** What decoding a body may use besides the body. */

@@ -2,6 +2,7 @@
 import type { Signal } from '../../model/signal.js';
 import { otlpProtocol } from '../helper/otlp-protocol.js';
 import type { Protocol } from '../helper/protocol.js';
+import { sentryProtocol } from './sentry-protocol.js';
 import { simpleProtocol } from './simple-protocol.js';
 
 const SIGNALS: readonly Signal[] = ['logs', 'traces', 'metrics'];
@@ -9,5 +10,6 @@ const SIGNALS: readonly Signal[] = ['logs', 'traces', 'metrics'];
 export function ingestProtocols(standardPaths: boolean, protobufEnabled: boolean): Protocol[] {
   const protocols = [otlpProtocol(SIGNALS.map((signal) => [`/api/v1/${signal}`, signal]), protobufEnabled), simpleProtocol('/api/v1/ingest')];
   if (standardPaths) protocols.push(otlpProtocol(SIGNALS.map((signal) => [`/v1/${signal}`, signal]), protobufEnabled));
+  protocols.push(sentryProtocol);
   return protocols;
 }
