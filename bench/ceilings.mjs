@@ -11,6 +11,7 @@ import { decodeSimpleLogs } from '../dist/simple/decode.js';
 import { openForWriting } from '../dist/exporters/store/database.js';
 import { Writer } from '../dist/exporters/store/writer.js';
 import { protobufjsLogRows } from './protobufjs-rows.mjs';
+import { decodeSimpleLogsBefore } from './simple-before.mjs';
 
 const { workloads, warmupMs, durationMs, repeats } = JSON.parse(process.argv[2]);
 
@@ -50,6 +51,8 @@ for (const w of workloads) {
   if (w.signal === 'logs' && w.encoding === 'protobuf' && !w.gzip) result.protobufjs = await rate(() => protobufjsLogRows(body), records);
   // What issue 17 measures the JSON readers against: JSON.parse alone on the same bytes, which makes no row.
   if (w.encoding === 'json') result.jsonParse = await rate(() => JSON.parse(body.toString('utf8')), records);
+  // And the simple endpoint's reader against the decoder it replaced (JSON.parse, then mapping).
+  if (w.format === 'simple') result.before = await rate(() => decodeSimpleLogsBefore(body, 1_763_800_000_000_000_000n), records);
   if (w.insert) {
     const dir = mkdtempSync(join(tmpdir(), 'otelgate-bench-insert-'));
     const db = openForWriting(join(dir, 'bench.db'), { synchronous: 'normal', busyTimeoutMs: 1000 });

@@ -633,8 +633,13 @@ const targets = [
   ['OTLP JSON logs → nop ≥ 55 % of the same export as protobuf → nop (issue 17)', share(wj.pipelines.nop.recordsPerSecond / w0.pipelines.nop.recordsPerSecond)],
   ...['traces JSON', 'metrics JSON', 'simple JSON'].map((name) => {
     const c = results.workloads[name].ceilings;
-    const what = name === 'simple JSON' ? 'The simple JSON endpoint decoded ≥ 1.4× today’s decoder (measured here against JSON.parse alone, which today’s decoder runs before its own work)' : `OTLP ${name} decoded ≥ 1.4× JSON.parse alone on the same body`;
-    return [`${what} (issue 17)`, `${(c.decode / c.jsonParse).toFixed(2)}× (${k(c.decode)} against ${k(c.jsonParse)} records/s)`];
+    if (name === 'simple JSON') {
+      return [
+        'The simple JSON endpoint decoded ≥ 1.4× the decoder it replaced (bench/simple-before.mjs: JSON.parse, then mapping) (issue 17)',
+        `${(c.decode / c.before).toFixed(2)}× (${k(c.decode)} against ${k(c.before)} records/s; JSON.parse alone ${k(c.jsonParse)})`,
+      ];
+    }
+    return [`OTLP ${name} decoded ≥ 1.4× JSON.parse alone on the same body (issue 17)`, `${(c.decode / c.jsonParse).toFixed(2)}× (${k(c.decode)} against ${k(c.jsonParse)} records/s)`];
   }),
   ['OTLP logs protobuf → store ≥ 100 k records/s', `${k(w0.pipelines.store.recordsPerSecond)} rec/s`],
   ['… and ≥ 60 % of the insert ceiling (c)', share(w0.pipelines.store.ratios.insert)],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSimpleLogs, flatten } from '../../src/simple/decode.js';
+import { decodeSimpleLogs } from '../../src/simple/decode.js';
+import { flatten } from '../../src/simple/flatten.js';
 import { severityNumber } from '../../src/simple/levels.js';
 import { parseTimestamp } from '../../src/simple/time.js';
 

@@ -184,6 +184,32 @@ export class JsonReader {
     return id;
   }
 
+  /**
+   * For an object whose member names are data (a map's keys), as member() is for one whose names
+   * a table knows: the next member's name, read as key() reads it (`index` as there), with the
+   * reader at its value; undefined (and past the '}') when the object has no more.
+   */
+  memberKey(index: number): string | undefined {
+    let b = this.next();
+    if (b === RBRACE) {
+      this.pos++;
+      this.first = false;
+      return undefined;
+    }
+    if (!this.first) {
+      if (b !== COMMA) this.fail('expected "," or "}"');
+      this.pos++;
+      b = this.next();
+    }
+    this.first = false;
+    if (b !== QUOTE) this.fail('expected a member name');
+    const key = this.key(index);
+    if (this.next() !== COLON) this.fail('expected ":"');
+    this.pos++;
+    this.next();
+    return key;
+  }
+
   /** The string at `at`, whatever the reader's position; the reader ends past it. */
   private stringAt(at: number): string {
     this.pos = at;

@@ -19,7 +19,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 const TEN_9 = 1_000_000_000;
 const BIG_TEN_9 = 1_000_000_000n;
 /** 1 for the digits of lower-case hex, as ids are usually written. */
-const LOWER_HEX = HEX_VALUE.map((value, b) => (value !== 255 && (b < 0x41 || b > 0x46) ? 1 : 0));
+export const LOWER_HEX = HEX_VALUE.map((value, b) => (value !== 255 && (b < 0x41 || b > 0x46) ? 1 : 0));
 const DIGIT = new Uint8Array(256).map((_, b) => (b >= ZERO && b <= NINE ? 1 : 0));
 let lastHigh = -1;
 let lastHighScaled = 0n;
