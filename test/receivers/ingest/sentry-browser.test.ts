@@ -5,17 +5,18 @@
 // can see, cannot read it. A request the browser must preflight is let through from the allowed
 // origin and never sent from another one.
 //
-// How: the SDK is bundled here with esbuild (nothing comes from the internet) and served, with a
-// page that loads it, by two node:http servers on free loopback ports: one the allowed origin, one
-// not. playwright-core drives Debian's chromium (CHROMIUM_PATH names another; without one the test
-// is skipped with a warning, and fails where OTELGATE_REQUIRE_CHROMIUM is set, as .ci/run sets it). Every wait is on a signal: the SDK's flush, a fetch's answer,
-// the read API showing the rows.
+// How: the SDK is bundled here with esbuild (its WebAssembly build, as nothing in the tree may have
+// an install script; nothing comes from the internet) and served, with a page that loads it, by two
+// node:http servers on free loopback ports: one the allowed origin, one not. playwright-core drives
+// Debian's chromium (CHROMIUM_PATH names another; without one the test is skipped with a warning,
+// and fails where OTELGATE_REQUIRE_CHROMIUM is set, as .ci/run sets it). Every wait is on a signal:
+// the SDK's flush, a fetch's answer, the read API showing the rows.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build } from 'esbuild-wasm';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../../src/auth/key.js';
