@@ -1,8 +1,8 @@
 // One entry to every OTLP decoder: (signal, encoding, body) → rows and a count of skipped records.
 import type { Signal } from '../model/signal.js';
-import { decodeMetricsJson } from './json/metrics.js';
 import { decodeTracesJson } from './json/traces.js';
 import { decodeLogsJson } from './json/read-logs.js';
+import { decodeMetricsJson } from './json/read-metrics.js';
 import { decodeLogsProto } from './protobuf/logs.js';
 import { decodeMetricsProto } from './protobuf/metrics.js';
 import { decodeTracesProto } from './protobuf/traces.js';

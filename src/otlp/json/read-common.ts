@@ -26,8 +26,8 @@ const VALUES = new NameTable(['values']);
 const KEY_VALUE = new NameTable(['key', 'value']);
 const KEY = 0;
 
-/** An AnyValue (an object, or null for the empty value). */
-export function anyValue(r: JsonReader): AnyValue {
+/** An AnyValue (an object, or null for the empty value). `repeats`: its string is likely met before (see attributes()). */
+export function anyValue(r: JsonReader, repeats = false): AnyValue {
   if (r.null()) return null;
   if (r.buf[r.pos] !== LBRACE) throw new ShapeError('value is not an AnyValue object');
   const start = r.pos;
@@ -42,13 +42,13 @@ export function anyValue(r: JsonReader): AnyValue {
     }
     if (seen) {
       r.pos = start;
-      return exactAnyValue(r);
+      return exactAnyValue(r, repeats);
     }
     seen = true;
     if (r.null()) continue;
     const at = r.pos;
     try {
-      value = kindValue(r, id >> 1);
+      value = kindValue(r, id >> 1, repeats);
     } catch (error) {
       if (!(error instanceof ShapeError)) throw error;
       failed = true;
@@ -61,7 +61,7 @@ export function anyValue(r: JsonReader): AnyValue {
 }
 
 /** An AnyValue holding more than one member: the first kind present, in ANY's order. */
-function exactAnyValue(r: JsonReader): AnyValue {
+function exactAnyValue(r: JsonReader, repeats: boolean): AnyValue {
   const at = r.members(ANY);
   const end = r.pos;
   let value: AnyValue = null;
@@ -69,7 +69,7 @@ function exactAnyValue(r: JsonReader): AnyValue {
     const p = r.pick(at, kind * 2, kind * 2 + 1);
     if (p === -1 || r.buf[p] === N) continue;
     r.pos = p;
-    value = kindValue(r, kind);
+    value = kindValue(r, kind, repeats);
     break;
   }
   r.pos = end;
@@ -80,10 +80,10 @@ function exactAnyValue(r: JsonReader): AnyValue {
 const depth = { now: 0 };
 const tooDeep = (message: string): Error => new ShapeError(message);
 
-function kindValue(r: JsonReader, kind: number): AnyValue {
+function kindValue(r: JsonReader, kind: number, repeats: boolean): AnyValue {
   switch (kind) {
     case 0:
-      return text(r);
+      return text(r, repeats);
     case 1:
       return bool(r);
     case 2:
@@ -152,15 +152,19 @@ function arrayItems(r: JsonReader, into: AnyValue[]): void {
   while (r.item()) into.push(anyValue(r));
 }
 
-/** A list of KeyValue into `into`; a later duplicate key wins. null is the empty list. */
-export function attributes(r: JsonReader, into: MutableAttributes): void {
+/**
+ * A list of KeyValue into `into`; a later duplicate key wins. null is the empty list. `repeats`:
+ * the values are likely met before (a metric's points carry few distinct ones), and their strings
+ * are read through the reader's cache.
+ */
+export function attributes(r: JsonReader, into: MutableAttributes, repeats = false): void {
   if (r.null()) return;
   if (r.buf[r.pos] !== LBRACKET) throw new ShapeError('attributes is not a list');
   r.openArray();
-  for (let index = 0; r.item(); index++) keyValue(r, into, index);
+  for (let index = 0; r.item(); index++) keyValue(r, into, index, repeats);
 }
 
-function keyValue(r: JsonReader, into: MutableAttributes, index: number): void {
+function keyValue(r: JsonReader, into: MutableAttributes, index: number, repeats: boolean): void {
   if (r.buf[r.pos] !== LBRACE) throw new ShapeError('attribute is not a {key, value} object');
   const start = r.pos;
   r.openObject();
@@ -186,7 +190,7 @@ function keyValue(r: JsonReader, into: MutableAttributes, index: number): void {
       }
       if (at[1] !== -1) {
         r.pos = at[1] as number;
-        value = anyValue(r);
+        value = anyValue(r, repeats);
       }
       r.pos = end;
       into[key] = value;
@@ -196,7 +200,7 @@ function keyValue(r: JsonReader, into: MutableAttributes, index: number): void {
     const at = r.pos;
     try {
       if (id === KEY) key = readKey(r, index);
-      else value = anyValue(r);
+      else value = anyValue(r, repeats);
     } catch (error) {
       if (!(error instanceof ShapeError)) throw error;
       failed = true;

@@ -4,20 +4,25 @@ import type { Building } from '../../model/building.js';
 import { newAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { Signal } from '../../model/signal.js';
-import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
+import { DecodeAbort, emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
 import { NameTable, UNKNOWN } from './names.js';
 import { readResource, readScope, skipsRecord } from './read-common.js';
 import { END, JsonReader, JsonSyntaxError, LBRACE, LBRACKET, N } from './reader.js';
 import { text } from './values.js';
 
-/** Reads one record at the reader into a row of `out` (or counts it skipped), or throws what skipsRecord() names. */
-export type RecordReader<S extends Signal> = (r: JsonReader, out: Decoded<S>, resource: Resource, scope: Scope) => void;
+/**
+ * Reads one record at the reader into rows of `out` (or counts it skipped), or throws what
+ * skipsRecord() names. `budget`: for a reader whose records hold the counted ones (a metric's data points).
+ */
+export type RecordReader<S extends Signal> = (r: JsonReader, out: Decoded<S>, resource: Resource, scope: Scope, budget: RecordBudget) => void;
 
 /** The member names of an export's three levels. */
 export interface ExportShape {
   readonly root: NameTable;
   readonly resource: NameTable;
   readonly scope: NameTable;
+  /** Whether the walk counts each record against the budget: not for metrics, whose data points (not metrics) are the records, counted by the metric's reader. */
+  readonly countsRecords: boolean;
 }
 
 // Ids in ExportShape's resource and scope tables.
@@ -29,11 +34,12 @@ const CHILDREN_SNAKE = 4;
 const FIELD_BIT = [1, 2, 2, 4, 4];
 
 /** e.g. exportShape(['resourceLogs', 'resource_logs'], ['scopeLogs', 'scope_logs'], ['logRecords', 'log_records']). */
-export function exportShape(resources: readonly [string, string], scopes: readonly [string, string], records: readonly [string, string]): ExportShape {
+export function exportShape(resources: readonly [string, string], scopes: readonly [string, string], records: readonly [string, string], countsRecords = true): ExportShape {
   return {
     root: new NameTable(resources),
     resource: new NameTable(['resource', 'schemaUrl', 'schema_url', ...scopes]),
     scope: new NameTable(['scope', 'schemaUrl', 'schema_url', ...records]),
+    countsRecords,
   };
 }
 
@@ -41,8 +47,8 @@ interface Walk<S extends Signal> {
   readonly r: JsonReader;
   readonly shape: ExportShape;
   readonly out: Decoded<S>;
-  /** Counts each record; none for metrics, whose data points (not metrics) are the records. */
-  readonly budget: RecordBudget | undefined;
+  /** Counts each record (ExportShape.countsRecords), and is rewound with the rows when an object is read again. */
+  readonly budget: RecordBudget;
   readonly record: RecordReader<S>;
 }
 
@@ -52,7 +58,7 @@ interface Walk<S extends Signal> {
  * records counted; an entry that is not even an object counts as one. A body that is not JSON, or
  * not an export object, is unreadable as a whole, as it was when JSON.parse read it.
  */
-export function readExport<S extends Signal>(body: Buffer, shape: ExportShape, budget: RecordBudget | undefined, record: RecordReader<S>): Decoded<S> {
+export function readExport<S extends Signal>(body: Buffer, shape: ExportShape, budget: RecordBudget, record: RecordReader<S>): Decoded<S> {
   const out = emptyDecoded<S>();
   const r = new JsonReader(body);
   try {
@@ -88,12 +94,11 @@ function readRoot<S extends Signal>(w: Walk<S>): void {
     }
     seen = true;
     if (r.null()) continue;
-    if (r.buf[r.pos] !== LBRACKET) {
+    if (r.buf[r.pos] !== LBRACKET || !withinBudget(w, resources)) {
       rewind(w, start, 0, 0, 0);
       exactRoot(w);
       return;
     }
-    resources(w);
   }
 }
 
@@ -114,11 +119,26 @@ function exactRoot<S extends Signal>(w: Walk<S>): void {
   r.pos = end;
 }
 
+/**
+ * Reads an entry's children in one pass with `read`; false when the budget ran out there, for the
+ * entry to be read again exactly: a header sent after its records may skip them uncounted, or a
+ * later list stand in for this one, as the JSON.parse-based decoders counted.
+ */
+function withinBudget<S extends Signal, A extends unknown[]>(w: Walk<S>, read: (w: Walk<S>, ...args: A) => void, ...args: A): boolean {
+  try {
+    read(w, ...args);
+    return true;
+  } catch (error) {
+    if (error instanceof DecodeAbort) return false;
+    throw error;
+  }
+}
+
 /** Drops what an object's first reading gave, to read it again (from `start`) as JSON.parse would. */
 function rewind<S extends Signal>(w: Walk<S>, start: number, rows: number, skipped: number, counted: number): void {
   w.out.rows.length = rows;
   w.out.skipped = skipped;
-  w.budget?.rewind(counted);
+  w.budget.rewind(counted);
   w.r.pos = start;
 }
 
@@ -139,7 +159,7 @@ function resourceEntry<S extends Signal>(w: Walk<S>): void {
   const start = r.pos;
   const rows = out.rows.length;
   const skipped = out.skipped;
-  const counted = budget?.counted ?? 0;
+  const counted = budget.counted;
   // Rows share the resource by reference, so a header sent after the scopes (schemaUrl usually
   // is) is filled in when it comes.
   const res: Building<Resource> = { attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' };
@@ -168,19 +188,23 @@ function resourceEntry<S extends Signal>(w: Walk<S>): void {
         return;
       }
     } else if (!r.null()) {
-      if (r.buf[r.pos] !== LBRACKET) {
+      if (r.buf[r.pos] !== LBRACKET || !withinBudget(w, scopes, res)) {
         rewind(w, start, rows, skipped, counted);
         exactResourceEntry(w);
         return;
       }
-      r.openArray();
-      while (r.item()) {
-        if (r.buf[r.pos] === LBRACE) scopeEntry(w, res);
-        else {
-          r.skip();
-          out.skipped++;
-        }
-      }
+    }
+  }
+}
+
+function scopes<S extends Signal>(w: Walk<S>, res: Resource): void {
+  const { r, out } = w;
+  r.openArray();
+  while (r.item()) {
+    if (r.buf[r.pos] === LBRACE) scopeEntry(w, res);
+    else {
+      r.skip();
+      out.skipped++;
     }
   }
 }
@@ -211,25 +235,18 @@ function exactResourceEntry<S extends Signal>(w: Walk<S>): void {
   const { r, shape, out } = w;
   const at = r.members(shape.resource);
   const end = r.pos;
-  const scopes = r.pick(at, CHILDREN, CHILDREN_SNAKE);
+  const list = r.pick(at, CHILDREN, CHILDREN_SNAKE);
   const res: Building<Resource> = { attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' };
   if (!headerRead(r, at, readResource, res)) {
-    out.skipped += recordsUnderScopes(r, shape, scopes);
+    out.skipped += recordsUnderScopes(r, shape, list);
     r.pos = end;
     return;
   }
-  if (scopes !== -1 && r.buf[scopes] !== N) {
-    if (r.buf[scopes] !== LBRACKET) out.skipped++;
+  if (list !== -1 && r.buf[list] !== N) {
+    if (r.buf[list] !== LBRACKET) out.skipped++;
     else {
-      r.pos = scopes;
-      r.openArray();
-      while (r.item()) {
-        if (r.buf[r.pos] === LBRACE) scopeEntry(w, res);
-        else {
-          r.skip();
-          out.skipped++;
-        }
-      }
+      r.pos = list;
+      scopes(w, res);
     }
   }
   r.pos = end;
@@ -240,7 +257,7 @@ function scopeEntry<S extends Signal>(w: Walk<S>, res: Resource): void {
   const start = r.pos;
   const rows = out.rows.length;
   const skipped = out.skipped;
-  const counted = budget?.counted ?? 0;
+  const counted = budget.counted;
   const sc: Building<Scope> = { name: '', version: '', attributes: newAttributes(), droppedAttributesCount: 0, schemaUrl: '' };
   let seen = 0;
   r.openObject();
@@ -267,12 +284,11 @@ function scopeEntry<S extends Signal>(w: Walk<S>, res: Resource): void {
         return;
       }
     } else if (!r.null()) {
-      if (r.buf[r.pos] !== LBRACKET) {
+      if (r.buf[r.pos] !== LBRACKET || !withinBudget(w, records, res, sc)) {
         rewind(w, start, rows, skipped, counted);
         exactScopeEntry(w, res);
         return;
       }
-      records(w, res, sc);
     }
   }
 }
@@ -299,13 +315,13 @@ function exactScopeEntry<S extends Signal>(w: Walk<S>, res: Resource): void {
 }
 
 function records<S extends Signal>(w: Walk<S>, res: Resource, sc: Scope): void {
-  const { r, out, budget, record } = w;
+  const { r, shape, out, budget, record } = w;
   r.openArray();
   while (r.item()) {
-    budget?.count();
+    if (shape.countsRecords) budget.count();
     const at = r.pos;
     try {
-      record(r, out, res, sc);
+      record(r, out, res, sc, budget);
     } catch (error) {
       if (!skipsRecord(error)) throw error;
       r.pos = at;

@@ -67,11 +67,13 @@ for (let d = 0; d < 6; d++) {
 const SIMPLE_ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
 
 // Attribute keys repeat in every record: the string made for the same bytes last time is handed
-// back (as Reader.key() in src/otlp/wire.ts does), bounded whatever clients send.
+// back (as Reader.key() in src/otlp/wire.ts does), bounded whatever clients send. So do a metric's
+// points' short attribute values (they carry few distinct ones), in a table of their own.
 const KEY_SLOTS = 1024;
 const FNV_PRIME = 0x01000193;
 const KEY_MAX_BYTES = 64;
 const cachedKeys: string[] = new Array<string>(KEY_SLOTS).fill('');
+const cachedValues: string[] = new Array<string>(KEY_SLOTS).fill('');
 const KEY_GUESSES = 16;
 const keyGuesses: string[] = new Array<string>(KEY_GUESSES).fill('');
 const keyGuessBytes: Uint8Array[] = Array.from({ length: KEY_GUESSES }, () => new Uint8Array(0));
@@ -428,7 +430,7 @@ export class JsonReader {
         return keyGuesses[slot] as string;
       }
     }
-    const key = this.cachedKey();
+    const key = this.cached(cachedKeys);
     // The same bytes decode to the same key, escapes or not: the bytes are kept (a copy: never a
     // view that would keep the body alive), short ones only.
     const stop = this.pos - 1;
@@ -439,7 +441,12 @@ export class JsonReader {
     return key;
   }
 
-  private cachedKey(): string {
+  /** At a string likely to repeat (a metric's point's attribute value): the same short bytes give the same string, as for keys. */
+  repeatedString(): string {
+    return this.cached(cachedValues);
+  }
+
+  private cached(strings: string[]): string {
     const { buf, end } = this;
     const start = this.pos + 1;
     let i = start;
@@ -456,14 +463,14 @@ export class JsonReader {
     this.pos = i + 1;
     if (length > KEY_MAX_BYTES) return latin1Slice.call(buf, start, i);
     const slot = (hash >>> 0) & (KEY_SLOTS - 1);
-    const cached = cachedKeys[slot] as string;
+    const cached = strings[slot] as string;
     if (cached.length === length) {
       let k = 0;
       while (k < length && cached.charCodeAt(k) === buf[start + k]) k++;
       if (k === length) return cached;
     }
     const text = latin1Slice.call(buf, start, i);
-    cachedKeys[slot] = text;
+    strings[slot] = text;
     return text;
   }
 

@@ -1,13 +1,11 @@
 // ExportMetricsServiceRequest wire bytes → one row per data point.
-import type { Building } from '../../model/building.js';
-import { newAttributes } from '../../model/anyvalue.js';
+import { emptyBuckets, emptyExemplar, emptyMetric, emptyPointRow, type Building } from '../../model/building.js';
 import type {
   DataPointRow,
   Exemplar,
   ExponentialBuckets,
   ExponentialHistogramPointRow,
   HistogramPointRow,
-  Metric,
   MetricType,
   NumberPointRow,
   SummaryPointRow,
@@ -33,7 +31,7 @@ function repeated(r: Reader, tag: number, unpackedWire: number, read: () => numb
 }
 
 function exemplar(r: Reader, end: number): Exemplar {
-  const out: Building<Exemplar> = { timeUnixNano: 0n, value: 0, filteredAttributes: newAttributes(), traceId: '', spanId: '' };
+  const out = emptyExemplar();
   while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
@@ -69,7 +67,7 @@ function exemplar(r: Reader, end: number): Exemplar {
 }
 
 function buckets(r: Reader, end: number): ExponentialBuckets {
-  const out: Building<ExponentialBuckets> = { offset: 0, bucketCounts: [] };
+  const out = emptyBuckets();
   while (r.more(end)) {
     const tag = r.varint();
     const field = tag >>> 3;
@@ -86,10 +84,6 @@ function buckets(r: Reader, end: number): ExponentialBuckets {
 }
 
 type Base = Building<Omit<NumberPointRow, 'kind' | 'value'>>;
-
-function base(resource: Resource, scope: Scope, metric: Metric): Base {
-  return { resource, scope, metric, startTimeUnixNano: 0n, timeUnixNano: 0n, attributes: newAttributes(), flags: 0, exemplars: [] };
-}
 
 /** Fields every point type shares, at the field numbers its message gives them; false when the tag is not one of them. */
 function common(r: Reader, tag: number, row: Base, attributesField: number, exemplarsField: number, flagsField: number): boolean {
@@ -250,32 +244,6 @@ function summaryPoint(r: Reader, end: number, row: Building<SummaryPointRow>): v
   }
 }
 
-function newPoint(type: MetricType, b: Base): Building<DataPointRow> {
-  switch (type) {
-    case 'gauge':
-    case 'sum':
-      return { ...b, kind: 'number', value: 0 };
-    case 'histogram':
-      return { ...b, kind: 'histogram', count: 0, sum: undefined, min: undefined, max: undefined, bucketCounts: [], explicitBounds: [] };
-    case 'exponential_histogram':
-      return {
-        ...b,
-        kind: 'exponential_histogram',
-        count: 0,
-        sum: undefined,
-        min: undefined,
-        max: undefined,
-        scale: 0,
-        zeroCount: 0,
-        zeroThreshold: 0,
-        positive: { offset: 0, bucketCounts: [] },
-        negative: { offset: 0, bucketCounts: [] },
-      };
-    case 'summary':
-      return { ...b, kind: 'summary', count: 0, sum: 0, quantiles: [] };
-  }
-}
-
 function readPoint(r: Reader, end: number, row: Building<DataPointRow>): void {
   switch (row.kind) {
     case 'number':
@@ -290,7 +258,7 @@ function readPoint(r: Reader, end: number, row: Building<DataPointRow>): void {
 }
 
 function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: Decoded<'metrics'>, budget: RecordBudget): void {
-  const m: Building<Metric> = { name: '', description: '', unit: '', type: 'gauge', temporality: 0, isMonotonic: false, metadata: newAttributes() };
+  const m = emptyMetric();
   let dataStart = -1;
   let dataEnd = -1;
   while (r.more(end)) {
@@ -344,7 +312,7 @@ function metric(r: Reader, end: number, resource: Resource, scope: Scope, out: D
     const pointEnd = r.delimited();
     budget.count();
     try {
-      const row = newPoint(m.type, base(resource, scope, m));
+      const row = emptyPointRow(m.type, resource, scope, m);
       readPoint(r, pointEnd, row);
       if (pointProblem(row) === undefined) out.rows.push(row);
       else out.skipped++;

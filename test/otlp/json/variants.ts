@@ -61,6 +61,8 @@ const schemaUrl = fc.option(wellFormed(10), { nil: undefined });
 const scopeLogs = fc.record({ scope, schemaUrl, logRecords: fc.array(logRecord, { maxLength: 4 }) }, { requiredKeys: [] });
 const resourceLogs = fc.record({ resource, schemaUrl, scopeLogs: fc.array(scopeLogs, { maxLength: 3 }) }, { requiredKeys: [] });
 export const logsExport: fc.Arbitrary<Canonical> = fc.record({ resourceLogs: fc.array(resourceLogs, { maxLength: 3 }) }, { requiredKeys: [] });
+/** What the other signals' exports are made of too (variants-metrics.ts). */
+export const exportParts = { wellFormed, id, uint64, int64, double, attributes, resource, scope, schemaUrl };
 
 /** How one serialisation varies, decided by fast-check from a stream of choices. */
 export interface Variation {
@@ -88,7 +90,7 @@ export class VariantWriter {
 
   constructor(private readonly v: Variation) {}
 
-  private choice(): number {
+  protected choice(): number {
     const c = this.v.choices[this.at % this.v.choices.length] as number;
     this.at++;
     // Cycling the same few choices would tie unrelated decisions together: vary them by position.
@@ -103,7 +105,7 @@ export class VariantWriter {
     return this.ws() + this.value(value, member) + this.ws();
   }
 
-  private value(value: unknown, member: string): string {
+  protected value(value: unknown, member: string): string {
     if (Array.isArray(value)) return `[${value.map((item) => this.write(item, member)).join(',')}]`;
     if (typeof value === 'object' && value !== null) return this.object(value as Canonical);
     if (INT64_MEMBERS.has(member)) return this.int64(value as string);
@@ -135,7 +137,7 @@ export class VariantWriter {
     return `{${parts.join(',')}${parts.length === 0 ? this.ws() : ''}}`;
   }
 
-  private int64(decimal: string): string {
+  protected int64(decimal: string): string {
     const n = BigInt(decimal);
     const c = this.choice();
     const safe = n >= -(2n ** 53n) && n <= 2n ** 53n;
@@ -150,7 +152,7 @@ export class VariantWriter {
     return this.string(decimal);
   }
 
-  private double(d: number): string {
+  protected double(d: number): string {
     if (Number.isNaN(d)) return this.string('NaN');
     if (d === Infinity) return this.string('Infinity');
     if (d === -Infinity) return this.string('-Infinity');

@@ -1,9 +1,13 @@
-// OTLP JSON ExportMetricsServiceRequest → one row per data point.
-import type { Building } from '../../model/building.js';
-import type { DataPointRow, Exemplar, ExponentialBuckets, Metric, MetricType } from '../../model/metrics.js';
-import type { Resource, Scope } from '../../model/resource.js';
-import { pointProblem } from '../checks.js';
-import { emptyDecoded, DecodeAbort, type Decoded, type RecordBudget } from '../result.js';
+// The JSON.parse-based OTLP JSON metrics decoder that src/otlp/json/read-metrics.ts replaced, kept
+// as the reference the new reader is tested against. Two changes from what it was, where the
+// protobuf reader decided otherwise and now decides for both: flags are a uint32 (-1 is
+// 4294967295, as protobufjs writes it), and positive or negative buckets that are not an object
+// (nor null) skip their point, as a wrong wire type does, instead of being read as no buckets.
+import type { Building } from '../../../src/model/building.js';
+import type { DataPointRow, Exemplar, ExponentialBuckets, Metric, MetricType } from '../../../src/model/metrics.js';
+import type { Resource, Scope } from '../../../src/model/resource.js';
+import { pointProblem } from '../../../src/otlp/checks.js';
+import { emptyDecoded, DecodeAbort, type Decoded, type RecordBudget } from '../../../src/otlp/result.js';
 import {
   attributes,
   count,
@@ -20,7 +24,7 @@ import {
   uint64,
   walkJsonExport,
   type JsonObject,
-} from './common.js';
+} from '../../../src/otlp/json/common.js';
 
 const SHAPE = { resources: ['resourceMetrics', 'resource_metrics'], scopes: ['scopeMetrics', 'scope_metrics'], records: ['metrics', 'metrics'] } as const;
 
@@ -52,6 +56,7 @@ function exemplar(value: unknown): Exemplar {
 }
 
 function buckets(value: unknown): ExponentialBuckets {
+  if (value !== undefined && value !== null && !isObject(value)) throw new ShapeError('buckets is not an object');
   const o = isObject(value) ? value : {};
   return {
     offset: int(o['offset'], 'buckets.offset'),
@@ -68,7 +73,7 @@ function point(value: unknown, resource: Resource, scope: Scope, metric: Metric)
     startTimeUnixNano: uint64(field(value, 'startTimeUnixNano', 'start_time_unix_nano'), 'startTimeUnixNano'),
     timeUnixNano: uint64(field(value, 'timeUnixNano', 'time_unix_nano'), 'timeUnixNano'),
     attributes: attributes(value['attributes']),
-    flags: int(value['flags'], 'flags'),
+    flags: int(value['flags'], 'flags') >>> 0,
     exemplars: metric.type === 'summary' ? [] : list(value['exemplars'], 'exemplars').map(exemplar),
   };
   const sum = field(value, 'sum', 'sum');
@@ -115,7 +120,7 @@ function point(value: unknown, resource: Resource, scope: Scope, metric: Metric)
   }
 }
 
-export function decodeMetricsJson(body: Buffer, budget: RecordBudget): Decoded<'metrics'> {
+export function referenceDecodeMetricsJson(body: Buffer, budget: RecordBudget): Decoded<'metrics'> {
   const out = emptyDecoded<'metrics'>();
   walkJsonExport(body, SHAPE, out, undefined, (value, resource, scope) => {
     if (!isObject(value)) throw new ShapeError('metric is not an object');
