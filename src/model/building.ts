@@ -3,6 +3,7 @@ import { newAttributes, type Attributes, type MutableAttributes } from './anyval
 import type { LogRow } from './logs.js';
 import type { DataPointRow, Exemplar, ExponentialBuckets, Metric, MetricType } from './metrics.js';
 import type { Resource, Scope } from './resource.js';
+import type { SpanEvent, SpanLink, SpanRow } from './traces.js';
 
 /** Not distributed over unions: a body (an AnyValue that may be a map or an array) stays as it is. */
 type Writable<V> = [V] extends [Attributes] ? MutableAttributes : [V] extends [readonly (infer E)[]] ? E[] : V;
@@ -79,4 +80,37 @@ export function emptyPointRow(type: MetricType, resource: Resource, scope: Scope
     case 'summary':
       return { resource, scope, metric, startTimeUnixNano: 0n, timeUnixNano: 0n, attributes: newAttributes(), flags: 0, exemplars: [], kind: 'summary', count: 0, sum: 0, quantiles: [] };
   }
+}
+
+/** A span with every field at its default: as emptyLogRow, for both span readers. */
+export function emptySpanRow(resource: Resource, scope: Scope): Building<SpanRow> {
+  return {
+    resource,
+    scope,
+    traceId: '',
+    spanId: '',
+    parentSpanId: '',
+    traceState: '',
+    flags: 0,
+    name: '',
+    kind: 0,
+    startTimeUnixNano: 0n,
+    endTimeUnixNano: 0n,
+    attributes: newAttributes(),
+    droppedAttributesCount: 0,
+    events: [],
+    droppedEventsCount: 0,
+    links: [],
+    droppedLinksCount: 0,
+    statusCode: 0,
+    statusMessage: '',
+  };
+}
+
+export function emptySpanEvent(): Building<SpanEvent> {
+  return { timeUnixNano: 0n, name: '', attributes: newAttributes(), droppedAttributesCount: 0 };
+}
+
+export function emptySpanLink(): Building<SpanLink> {
+  return { traceId: '', spanId: '', traceState: '', attributes: newAttributes(), droppedAttributesCount: 0, flags: 0 };
 }

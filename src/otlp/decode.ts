@@ -1,6 +1,6 @@
 // One entry to every OTLP decoder: (signal, encoding, body) → rows and a count of skipped records.
 import type { Signal } from '../model/signal.js';
-import { decodeTracesJson } from './json/traces.js';
+import { decodeTracesJson } from './json/read-traces.js';
 import { decodeLogsJson } from './json/read-logs.js';
 import { decodeMetricsJson } from './json/read-metrics.js';
 import { decodeLogsProto } from './protobuf/logs.js';

@@ -1,7 +1,7 @@
 // What the span rows of transactions and of span v2 items map alike: kind, status, links, times,
 // and the checks a span row must pass to be stored.
-import { newAttributes, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
-import type { Building } from '../model/building.js';
+import type { Attributes, MutableAttributes } from '../model/anyvalue.js';
+import { emptySpanRow, type Building } from '../model/building.js';
 import type { Resource, Scope } from '../model/resource.js';
 import type { SpanRow } from '../model/traces.js';
 import { spanProblem } from '../otlp/checks.js';
@@ -61,28 +61,11 @@ export function applyTimes(row: Building<SpanRow>, start: unknown, end: unknown)
   return true;
 }
 
-export function emptySpanRow(resource: Resource, scope: Scope): Building<SpanRow> {
-  return {
-    resource,
-    scope,
-    traceId: '',
-    spanId: '',
-    parentSpanId: '',
-    traceState: '',
-    flags: 0,
-    name: '',
-    kind: INTERNAL,
-    startTimeUnixNano: 0n,
-    endTimeUnixNano: 0n,
-    attributes: newAttributes(),
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    statusCode: 0,
-    statusMessage: '',
-  };
+/** A span at the model's defaults but for its kind: a Sentry span without a known kind is internal work. */
+export function emptySentrySpan(resource: Resource, scope: Scope): Building<SpanRow> {
+  const row = emptySpanRow(resource, scope);
+  row.kind = INTERNAL;
+  return row;
 }
 
 /** `links` ({trace_id, span_id, sampled, attributes}); one without valid ids is dropped and counted. */

@@ -7,7 +7,7 @@ import { tagsOf } from './event-fields.js';
 import { spanId, traceId } from './ids.js';
 import { itemOrigin, takeString } from './item-fields.js';
 import { isObject, nonEmpty, str, typedAttributes, type JsonObject } from './json.js';
-import { applyLinks, applyStatus, applyTimes, emptySpanRow, keepSpan, spanKind } from './span-fields.js';
+import { applyLinks, applyStatus, applyTimes, emptySentrySpan, keepSpan, spanKind } from './span-fields.js';
 
 /** Reads the payload of a `span` item: undefined when it could, else why not. */
 export function spanItem(context: DecodeContext, payload: unknown): string | undefined {
@@ -54,7 +54,7 @@ function v2Span(context: DecodeContext, value: unknown): void {
     }
     const attributes = typedAttributes(value['attributes']);
     const { resource, scope } = itemOrigin(context, attributes, false);
-    const row = emptySpanRow(resource, scope);
+    const row = emptySentrySpan(resource, scope);
     row.attributes = attributes;
     row.traceId = traceId(value['trace_id']);
     row.spanId = spanId(value['span_id']);

@@ -7,7 +7,7 @@ import type { DecodeContext } from './context.js';
 import { eventAttributes, eventResource, eventScope, tagsOf } from './event-fields.js';
 import { spanId, traceId } from './ids.js';
 import { isObject, nonEmpty, plainAttributes, type JsonObject } from './json.js';
-import { applyLinks, applyMeasurements, applyStatus, applyTimes, emptySpanRow, keepSpan, spanKind } from './span-fields.js';
+import { applyLinks, applyMeasurements, applyStatus, applyTimes, emptySentrySpan, keepSpan, spanKind } from './span-fields.js';
 
 const plain = (value: unknown): MutableAttributes => plainAttributes(isObject(value) ? value : {});
 
@@ -45,7 +45,7 @@ export function transactionToSpans(context: DecodeContext, event: JsonObject): v
   const trace = isObject(contexts) && isObject(contexts['trace']) ? contexts['trace'] : {};
   const transactionTrace = traceId(trace['trace_id']);
   context.record(() => {
-    const row = emptySpanRow(resource, scope);
+    const row = emptySentrySpan(resource, scope);
     row.traceId = transactionTrace;
     row.spanId = spanId(trace['span_id']);
     row.parentSpanId = spanId(trace['parent_span_id']);
@@ -73,7 +73,7 @@ function childToSpan(context: DecodeContext, span: unknown, resource: Resource, 
       context.out.skipped++;
       return;
     }
-    const row = emptySpanRow(resource, scope);
+    const row = emptySentrySpan(resource, scope);
     row.traceId = traceId(span['trace_id']) || transactionTrace;
     row.spanId = spanId(span['span_id']);
     row.parentSpanId = spanId(span['parent_span_id']);

@@ -1,7 +1,7 @@
 // A value a client sends nests lists and maps 64 levels deep at most (MAX_ANY_VALUE_DEPTH): every
 // reader skips a record with a deeper one, and counts it, so that nothing after the readers
-// recurses without bound. The same boundary in protobuf, in the JSON logs reader, and in the
-// JSON.parse-based readers of traces and metrics.
+// recurses without bound. The same boundary in protobuf, in the JSON logs and traces readers, and
+// in the JSON.parse-based reader of metrics.
 import { describe, expect, it } from 'vitest';
 import { MAX_ANY_VALUE_DEPTH } from '../../src/model/anyvalue.js';
 import { decodeOtlp } from '../../src/otlp/decode.js';

@@ -5,12 +5,15 @@
 // (a name given twice: the last wins; both spellings of a field: lowerCamelCase wins unless null)
 // is kept by reading the object again from where each winning value starts, only when a field
 // does come twice. A value of the wrong type is skipped and remembered, so that a later
-// duplicate can still stand in for it; the object fails only if none does.
+// duplicate can still stand in for it; the object fails only if none does. AnyValue and KeyValue,
+// which nest in each other up to 64 levels, are read once even then, keeping what the last
+// occurrence of each member gave: reading a value again at each level would double the work with
+// each level (2^60 readings for a body of a few kB with a name given twice at every level).
 import type { Building } from '../../model/building.js';
 import { deeper, newAttributes, type AnyValue, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { NameTable, UNKNOWN } from './names.js';
-import { END, LBRACE, LBRACKET, N, ShapeError, type JsonReader } from './reader.js';
+import { END, LBRACE, LBRACKET, QUOTE, ShapeError, type JsonReader } from './reader.js';
 import { base64, bool, double, int32, int64, text } from './values.js';
 
 /** What skips one record (or one resource or scope header) and no more: a wrong type, or nesting deeper than the stack. */
@@ -18,37 +21,39 @@ export function skipsRecord(error: unknown): boolean {
   return error instanceof ShapeError || error instanceof RangeError;
 }
 
-// AnyValue's members: id >> 1 is the kind, in the order today's decoders take them when one
-// object holds several (string first, bytes last).
-const ANY = new NameTable(['stringValue', 'string_value', 'boolValue', 'bool_value', 'intValue', 'int_value', 'doubleValue', 'double_value', 'arrayValue', 'array_value', 'kvlistValue', 'kvlist_value', 'bytesValue', 'bytes_value']);
-const KINDS = 7;
-const VALUES = new NameTable(['values']);
-const KEY_VALUE = new NameTable(['key', 'value']);
-const KEY = 0;
+/**
+ * Reads the value of field `field` at the reader into `into`. A field is a member's id in its
+ * NameTable over 2: a field's two spellings are ids 2k and 2k+1 (lowerCamelCase first); a field
+ * with one spelling takes both, the second '' and never matched.
+ */
+export type FieldReader<T> = (r: JsonReader, into: T, field: number) => void;
 
-/** An AnyValue (an object, or null for the empty value). `repeats`: its string is likely met before (see attributes()). */
-export function anyValue(r: JsonReader, repeats = false): AnyValue {
-  if (r.null()) return null;
-  if (r.buf[r.pos] !== LBRACE) throw new ShapeError('value is not an AnyValue object');
+/**
+ * At '{': the object's fields into `into` (as made empty), in one pass, members in the order sent;
+ * false, with the reader back at the '{', when a field comes twice: fieldsExact() then reads the
+ * object into another empty `into`. A value of the wrong type is skipped and remembered, and
+ * throws at the end unless a duplicate came. At most 32 fields.
+ */
+export function fieldsOnce<T>(r: JsonReader, table: NameTable, into: T, read: FieldReader<T>): boolean {
   const start = r.pos;
-  r.openObject();
-  let value: AnyValue = null;
-  let seen = false;
+  let seen = 0;
   let failed = false;
-  for (let id = r.member(ANY, UNKNOWN); id !== END; id = r.member(ANY, id)) {
+  r.openObject();
+  for (let id = r.member(table, UNKNOWN); id !== END; id = r.member(table, id)) {
     if (id === UNKNOWN) {
       r.skip();
       continue;
     }
-    if (seen) {
+    const field = id >> 1;
+    const bit = 1 << field;
+    if ((seen & bit) !== 0) {
       r.pos = start;
-      return exactAnyValue(r, repeats);
+      return false;
     }
-    seen = true;
-    if (r.null()) continue;
+    seen |= bit;
     const at = r.pos;
     try {
-      value = kindValue(r, id >> 1, repeats);
+      read(r, into, field);
     } catch (error) {
       if (!(error instanceof ShapeError)) throw error;
       failed = true;
@@ -56,24 +61,80 @@ export function anyValue(r: JsonReader, repeats = false): AnyValue {
       r.skip();
     }
   }
-  if (failed) throw new ShapeError('an AnyValue member has the wrong type');
-  return value;
+  if (failed) throw new ShapeError('a member has the wrong type');
+  return true;
 }
 
-/** An AnyValue holding more than one member: the first kind present, in ANY's order. */
-function exactAnyValue(r: JsonReader, repeats: boolean): AnyValue {
-  const at = r.members(ANY);
+/** At '{': each field's winning value as JSON.parse would leave it, into `into` (as made empty); the reader ends past the object. */
+export function fieldsExact<T>(r: JsonReader, table: NameTable, into: T, read: FieldReader<T>): void {
+  const at = r.members(table);
   const end = r.pos;
-  let value: AnyValue = null;
-  for (let kind = 0; kind < KINDS; kind++) {
-    const p = r.pick(at, kind * 2, kind * 2 + 1);
-    if (p === -1 || r.buf[p] === N) continue;
+  for (let field = 0; field < table.size >> 1; field++) {
+    const p = r.pick(at, field * 2, field * 2 + 1);
+    if (p === -1) continue;
     r.pos = p;
-    value = kindValue(r, kind, repeats);
-    break;
+    read(r, into, field);
   }
   r.pos = end;
-  return value;
+}
+
+// AnyValue's members: id >> 1 is the kind, in the order today's decoders take them when one
+// object holds several (string first, bytes last).
+const ANY = new NameTable(['stringValue', 'string_value', 'boolValue', 'bool_value', 'intValue', 'int_value', 'doubleValue', 'double_value', 'arrayValue', 'array_value', 'kvlistValue', 'kvlist_value', 'bytesValue', 'bytes_value']);
+const VALUES = new NameTable(['values']);
+const KEY_VALUE = new NameTable(['key', 'value']);
+const KEY = 0;
+
+/** A member of the wrong type, as memberValue() answers. */
+const WRONG: unique symbol = Symbol('a value of the wrong type');
+type Reading = AnyValue | typeof WRONG;
+
+/**
+ * An AnyValue (an object, or null for the empty value): the first kind present, in ANY's order.
+ * `repeats`: its string is likely met before (see attributes()).
+ */
+export function anyValue(r: JsonReader, repeats = false): AnyValue {
+  if (r.null()) return null;
+  if (r.buf[r.pos] !== LBRACE) throw new ShapeError('value is not an AnyValue object');
+  r.openObject();
+  // The usual object has one member; with several, each id's last reading is kept (undefined:
+  // absent or null), and the smallest id with one wins, as pick() would choose.
+  let only: Reading | undefined;
+  let onlyId = UNKNOWN;
+  let readings: (Reading | undefined)[] | undefined;
+  for (let id = r.member(ANY, UNKNOWN); id !== END; id = r.member(ANY, id)) {
+    if (id === UNKNOWN) {
+      r.skip();
+      continue;
+    }
+    const reading = r.null() ? undefined : memberValue(r, id >> 1, repeats);
+    if (onlyId === UNKNOWN) {
+      onlyId = id;
+      only = reading;
+      continue;
+    }
+    if (readings === undefined) {
+      readings = new Array<Reading | undefined>(ANY.size);
+      readings[onlyId] = only;
+    }
+    readings[id] = reading;
+  }
+  const value = readings === undefined ? only : readings.find((reading) => reading !== undefined);
+  if (value === WRONG) throw new ShapeError('an AnyValue member has the wrong type');
+  return value ?? null;
+}
+
+/** The value of an AnyValue member of `kind`, or WRONG (the reader past it either way). */
+function memberValue(r: JsonReader, kind: number, repeats: boolean): Reading {
+  const at = r.pos;
+  try {
+    return kindValue(r, kind, repeats);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    r.pos = at;
+    r.skip();
+    return WRONG;
+  }
 }
 
 /** How deep kindValue() is in lists and maps (reading is synchronous: one value at a time). */
@@ -153,69 +214,59 @@ function arrayItems(r: JsonReader, into: AnyValue[]): void {
 }
 
 /**
- * A list of KeyValue into `into`; a later duplicate key wins. null is the empty list. `repeats`:
- * the values are likely met before (a metric's points carry few distinct ones), and their strings
- * are read through the reader's cache.
+ * Where JsonReader.key() keeps its guesses for strings likely to repeat. Kinds of attribute lists
+ * alternate in a body (a span's attributes, then its events'): each kind has places of its own,
+ * one for each of its first 16 keys, so that a key is guessed from the last list of its kind.
+ * Other strings that repeat from record to record (span and event names) have a place each.
  */
-export function attributes(r: JsonReader, into: MutableAttributes, repeats = false): void {
+export const GUESSES = { attributes: 0, eventAttributes: 16, linkAttributes: 32, spanName: 48, eventName: 49 } as const;
+const LIST_PLACES = 16;
+
+/**
+ * A list of KeyValue into `into`; a later duplicate key wins. null is the empty list. `places`: its
+ * kind's (GUESSES). `repeats`: the values are likely met before (a metric's points carry few
+ * distinct ones), and their strings are read through the reader's cache.
+ */
+export function attributes(r: JsonReader, into: MutableAttributes, places: number = GUESSES.attributes, repeats = false): void {
   if (r.null()) return;
   if (r.buf[r.pos] !== LBRACKET) throw new ShapeError('attributes is not a list');
   r.openArray();
-  for (let index = 0; r.item(); index++) keyValue(r, into, index, repeats);
+  for (let index = 0; r.item(); index++) keyValue(r, into, places + (index & (LIST_PLACES - 1)), repeats);
 }
 
-function keyValue(r: JsonReader, into: MutableAttributes, index: number, repeats: boolean): void {
+function keyValue(r: JsonReader, into: MutableAttributes, place: number, repeats: boolean): void {
   if (r.buf[r.pos] !== LBRACE) throw new ShapeError('attribute is not a {key, value} object');
-  const start = r.pos;
   r.openObject();
   let key = '';
   let value: AnyValue = null;
-  let seen = 0;
-  let failed = false;
+  // The members whose last occurrence had the wrong type: a later one stands in for an earlier one.
+  let wrong = 0;
   for (let id = r.member(KEY_VALUE, UNKNOWN); id !== END; id = r.member(KEY_VALUE, id)) {
     if (id === UNKNOWN) {
       r.skip();
       continue;
     }
-    const bit = 1 << id;
-    if ((seen & bit) !== 0) {
-      r.pos = start;
-      const at = r.members(KEY_VALUE);
-      const end = r.pos;
-      key = '';
-      value = null;
-      if (at[KEY] !== -1) {
-        r.pos = at[KEY] as number;
-        key = readKey(r, index);
-      }
-      if (at[1] !== -1) {
-        r.pos = at[1] as number;
-        value = anyValue(r, repeats);
-      }
-      r.pos = end;
-      into[key] = value;
-      return;
-    }
-    seen |= bit;
     const at = r.pos;
     try {
-      if (id === KEY) key = readKey(r, index);
+      if (id === KEY) key = repeatedText(r, place);
       else value = anyValue(r, repeats);
+      wrong &= ~(1 << id);
     } catch (error) {
       if (!(error instanceof ShapeError)) throw error;
-      failed = true;
+      wrong |= 1 << id;
       r.pos = at;
       r.skip();
     }
   }
-  if (failed) throw new ShapeError('an attribute has a member of the wrong type');
+  if (wrong !== 0) throw new ShapeError('an attribute has a member of the wrong type');
   into[key] = value;
 }
 
-function readKey(r: JsonReader, index: number): string {
+/** A string likely to repeat (an attribute key, a span's name), as text() reads it: the same bytes give the same string. `place`: see GUESSES. */
+export function repeatedText(r: JsonReader, place: number): string {
   if (r.null()) return '';
-  if (r.buf[r.pos] !== 0x22) throw new ShapeError('attribute key is not a string');
-  return r.key(index);
+  if (r.buf[r.pos] !== QUOTE) throw new ShapeError('not a string');
+  return r.key(place);
 }
 
 const RESOURCE = new NameTable(['attributes', 'droppedAttributesCount', 'dropped_attributes_count']);

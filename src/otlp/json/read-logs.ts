@@ -4,10 +4,10 @@ import type { LogRow } from '../../model/logs.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import { logSpanId, logTraceId } from '../checks.js';
 import type { Decoded, RecordBudget } from '../result.js';
-import { NameTable, UNKNOWN } from './names.js';
-import { anyValue, attributes } from './read-common.js';
+import { NameTable } from './names.js';
+import { anyValue, attributes, fieldsExact, fieldsOnce } from './read-common.js';
 import { exportShape, readExport } from './read-export.js';
-import { END, LBRACE, ShapeError, type JsonReader } from './reader.js';
+import { LBRACE, ShapeError, type JsonReader } from './reader.js';
 import { enumValue, hex, int32, text, uint64 } from './values.js';
 
 const SHAPE = exportShape(['resourceLogs', 'resource_logs'], ['scopeLogs', 'scope_logs'], ['logRecords', 'log_records']);
@@ -28,7 +28,6 @@ const NAMES = [
   'eventName', 'event_name',
 ];
 const RECORD = new NameTable(NAMES);
-const FIELDS = NAMES.length / 2;
 
 /** SeverityNumber by name: the Collector takes enums as names or numbers. */
 const SEVERITY: ReadonlyMap<string, number> = new Map(
@@ -74,58 +73,14 @@ function readField(r: JsonReader, row: Building<LogRow>, field: number): void {
   }
 }
 
-/** A record, in one pass; undefined (the reader back at its start) when a field came twice. */
-function logRecord(r: JsonReader, resource: Resource, scope: Scope): Building<LogRow> | undefined {
-  const start = r.pos;
-  const row = emptyLogRow(resource, scope);
-  let seen = 0;
-  let failed = false;
-  r.openObject();
-  for (let id = r.member(RECORD, UNKNOWN); id !== END; id = r.member(RECORD, id)) {
-    if (id === UNKNOWN) {
-      r.skip();
-      continue;
-    }
-    const field = id >> 1;
-    const bit = 1 << field;
-    if ((seen & bit) !== 0) {
-      r.pos = start;
-      return undefined;
-    }
-    seen |= bit;
-    const at = r.pos;
-    try {
-      readField(r, row, field);
-    } catch (error) {
-      if (!(error instanceof ShapeError)) throw error;
-      // A later duplicate of this field would stand in for it: decided at the end.
-      failed = true;
-      r.pos = at;
-      r.skip();
-    }
-  }
-  if (failed) throw new ShapeError('a field of the log record has the wrong type');
-  return row;
-}
-
-/** A record with a field given twice: each field's winning value, as JSON.parse would leave it. */
-function exactLogRecord(r: JsonReader, resource: Resource, scope: Scope): Building<LogRow> {
-  const row = emptyLogRow(resource, scope);
-  const at = r.members(RECORD);
-  const end = r.pos;
-  for (let field = 0; field < FIELDS; field++) {
-    const p = r.pick(at, field * 2, field * 2 + 1);
-    if (p === -1) continue;
-    r.pos = p;
-    readField(r, row, field);
-  }
-  r.pos = end;
-  return row;
-}
-
 function readLogRecord(r: JsonReader, out: Decoded<'logs'>, resource: Resource, scope: Scope): void {
   if (r.buf[r.pos] !== LBRACE) throw new ShapeError('log record is not an object');
-  out.rows.push(logRecord(r, resource, scope) ?? exactLogRecord(r, resource, scope));
+  let row = emptyLogRow(resource, scope);
+  if (!fieldsOnce(r, RECORD, row, readField)) {
+    row = emptyLogRow(resource, scope);
+    fieldsExact(r, RECORD, row, readField);
+  }
+  out.rows.push(row);
 }
 
 export function decodeLogsJson(body: Buffer, budget: RecordBudget): Decoded<'logs'> {

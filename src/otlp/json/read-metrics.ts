@@ -11,7 +11,7 @@ import type { Resource, Scope } from '../../model/resource.js';
 import { pointProblem } from '../checks.js';
 import { DecodeAbort, type Decoded, type RecordBudget } from '../result.js';
 import { NameTable, UNKNOWN } from './names.js';
-import { attributes, skipsRecord } from './read-common.js';
+import { attributes, GUESSES, skipsRecord } from './read-common.js';
 import { exportShape, readExport } from './read-export.js';
 import { END, LBRACE, LBRACKET, N, ShapeError, type JsonReader } from './reader.js';
 import { bool, count, double, enumValue, hex, int32, int64, text, uint64 } from './values.js';
@@ -211,7 +211,7 @@ function pointField(r: JsonReader, row: Building<DataPointRow>, field: number): 
       row.timeUnixNano = uint64(r);
       return;
     case ATTRIBUTES:
-      attributes(r, row.attributes, true);
+      attributes(r, row.attributes, GUESSES.attributes, true);
       return;
     case FLAGS:
       row.flags = int32(r) >>> 0;

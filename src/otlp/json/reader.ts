@@ -25,7 +25,7 @@ const slices = Buffer.prototype as Buffer & Partial<Record<'utf8Slice' | 'latin1
 export const utf8Slice: Slice = slices.utf8Slice ?? function (this: Buffer, start, end) { return this.toString('utf8', start, end); };
 export const latin1Slice: Slice = slices.latin1Slice ?? function (this: Buffer, start, end) { return this.toString('latin1', start, end); };
 
-const QUOTE = 0x22;
+export const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
@@ -74,7 +74,7 @@ const FNV_PRIME = 0x01000193;
 const KEY_MAX_BYTES = 64;
 const cachedKeys: string[] = new Array<string>(KEY_SLOTS).fill('');
 const cachedValues: string[] = new Array<string>(KEY_SLOTS).fill('');
-const KEY_GUESSES = 16;
+const KEY_GUESSES = 64;
 const keyGuesses: string[] = new Array<string>(KEY_GUESSES).fill('');
 const keyGuessBytes: Uint8Array[] = Array.from({ length: KEY_GUESSES }, () => new Uint8Array(0));
 
@@ -412,12 +412,13 @@ export class JsonReader {
   }
 
   /**
-   * At a string likely to repeat (an attribute key): the same bytes give the same string.
-   * `index`: its place in its list; the key at the same place last time is tried first, since
-   * records of one sender list their attributes in the same order.
+   * At a string likely to repeat (an attribute key, a span's name): the same bytes give the same
+   * string. `place`: where its guess is kept (GUESSES in read-common.ts); the string at the same
+   * place last time is tried first, since records of one sender list their attributes in the same
+   * order, and name their spans from a few names.
    */
-  key(index: number): string {
-    const slot = index & (KEY_GUESSES - 1);
+  key(place: number): string {
+    const slot = place & (KEY_GUESSES - 1);
     const guess = keyGuessBytes[slot] as Uint8Array;
     const { buf } = this;
     const start = this.pos + 1;

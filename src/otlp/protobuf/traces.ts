@@ -1,6 +1,5 @@
 // ExportTraceServiceRequest wire bytes → span rows.
-import type { Building } from '../../model/building.js';
-import { newAttributes } from '../../model/anyvalue.js';
+import { emptySpanEvent, emptySpanLink, emptySpanRow, type Building } from '../../model/building.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
 import { spanProblem } from '../checks.js';
@@ -9,7 +8,7 @@ import { Reader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from '../wire.js';
 import { decodeRecords, expect, keyValue } from './common.js';
 
 function event(r: Reader, end: number): SpanEvent {
-  const out: Building<SpanEvent> = { timeUnixNano: 0n, name: '', attributes: newAttributes(), droppedAttributesCount: 0 };
+  const out = emptySpanEvent();
   while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
@@ -37,7 +36,7 @@ function event(r: Reader, end: number): SpanEvent {
 }
 
 function link(r: Reader, end: number): SpanLink {
-  const out: Building<SpanLink> = { traceId: '', spanId: '', traceState: '', attributes: newAttributes(), droppedAttributesCount: 0, flags: 0 };
+  const out = emptySpanLink();
   while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {
@@ -89,27 +88,7 @@ function status(r: Reader, end: number, row: Building<SpanRow>): void {
 }
 
 function span(r: Reader, end: number, resource: Resource, scope: Scope): SpanRow {
-  const row: Building<SpanRow> = {
-    resource,
-    scope,
-    traceId: '',
-    spanId: '',
-    parentSpanId: '',
-    traceState: '',
-    flags: 0,
-    name: '',
-    kind: 0,
-    startTimeUnixNano: 0n,
-    endTimeUnixNano: 0n,
-    attributes: newAttributes(),
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    statusCode: 0,
-    statusMessage: '',
-  };
+  const row = emptySpanRow(resource, scope);
   while (r.more(end)) {
     const tag = r.varint();
     switch (tag >>> 3) {

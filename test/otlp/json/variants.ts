@@ -9,11 +9,11 @@ export type Canonical = { [key: string]: unknown };
 
 // Lone surrogates cannot be carried by protobuf (UTF-8): the golden cases test them against JSON.parse.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const wellFormed = (maxLength: number) => fc.string({ unit: 'binary', maxLength }).map((s) => s.replace(LONE_SURROGATE, '\uFFFD'));
+export const wellFormed = (maxLength: number) => fc.string({ unit: 'binary', maxLength }).map((s) => s.replace(LONE_SURROGATE, '\uFFFD'));
 const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Buffer.from(b).toString('hex'));
 /** Mostly whole ids, sometimes ids of the wrong length (treated as absent by both readers), sometimes none. */
-const id = (bytes: number) => fc.oneof({ weight: 6, arbitrary: hex(bytes) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 20 }).chain(hex) }, { weight: 1, arbitrary: fc.constant('') });
-const uint64 = fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 53n }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })).map(String);
+export const id = (bytes: number) => fc.oneof({ weight: 6, arbitrary: hex(bytes) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 20 }).chain(hex) }, { weight: 1, arbitrary: fc.constant('') });
+export const uint64 = fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 53n }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })).map(String);
 const int64 = fc.oneof(fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })).map(String);
 const double = fc.double().filter((d) => !Object.is(d, -0));
 
@@ -35,7 +35,7 @@ const anyValue: fc.Arbitrary<Canonical> = fc.letrec<{ value: Canonical }>((tie) 
   ),
 })).value;
 
-const attributes = fc.uniqueArray(fc.record({ key: wellFormed(10), value: anyValue }), { maxLength: 4, selector: (kv) => kv.key });
+export const attributes = fc.uniqueArray(fc.record({ key: wellFormed(10), value: anyValue }), { maxLength: 4, selector: (kv) => kv.key });
 
 const logRecord = fc.record(
   {
@@ -54,9 +54,9 @@ const logRecord = fc.record(
   { requiredKeys: [] },
 );
 
-const resource = fc.record({ attributes, droppedAttributesCount: fc.nat(5) }, { requiredKeys: [] });
-const scope = fc.record({ name: wellFormed(10), version: wellFormed(5), attributes, droppedAttributesCount: fc.nat(5) }, { requiredKeys: [] });
-const schemaUrl = fc.option(wellFormed(10), { nil: undefined });
+export const resource = fc.record({ attributes, droppedAttributesCount: fc.nat(5) }, { requiredKeys: [] });
+export const scope = fc.record({ name: wellFormed(10), version: wellFormed(5), attributes, droppedAttributesCount: fc.nat(5) }, { requiredKeys: [] });
+export const schemaUrl = fc.option(wellFormed(10), { nil: undefined });
 
 const scopeLogs = fc.record({ scope, schemaUrl, logRecords: fc.array(logRecord, { maxLength: 4 }) }, { requiredKeys: [] });
 const resourceLogs = fc.record({ resource, schemaUrl, scopeLogs: fc.array(scopeLogs, { maxLength: 3 }) }, { requiredKeys: [] });
@@ -68,15 +68,21 @@ export const exportParts = { wellFormed, id, uint64, int64, double, attributes, 
 export interface Variation {
   /** 0..1 choices, consumed in order and cycled. */
   readonly choices: readonly number[];
-  /** 64-bit integers as JSON numbers only when JSON.parse reads them exactly (the reference is exact then). */
+  /** 64-bit integers as JSON numbers only when JSON.parse reads them exactly, and enums by number only (the reference is exact then). */
   readonly exactForReference: boolean;
 }
 
 export const variation = fc.record({ choices: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 64 }), exactForReference: fc.boolean() });
 
-const INT64_MEMBERS = new Set(['timeUnixNano', 'observedTimeUnixNano', 'intValue']);
-const ID_MEMBERS = new Set(['traceId', 'spanId']);
+const INT64_MEMBERS = new Set(['timeUnixNano', 'observedTimeUnixNano', 'intValue', 'startTimeUnixNano', 'endTimeUnixNano']);
+const ID_MEMBERS = new Set(['traceId', 'spanId', 'parentSpanId']);
 const SEVERITY_NAMES = ['UNSPECIFIED', 'TRACE', 'TRACE2', 'TRACE3', 'TRACE4', 'DEBUG', 'DEBUG2', 'DEBUG3', 'DEBUG4', 'INFO', 'INFO2', 'INFO3', 'INFO4', 'WARN', 'WARN2', 'WARN3', 'WARN4', 'ERROR', 'ERROR2', 'ERROR3', 'ERROR4', 'FATAL', 'FATAL2', 'FATAL3', 'FATAL4'];
+/** The enum members, each value's name at its number. */
+const ENUM_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['severityNumber', SEVERITY_NAMES.map((name) => `SEVERITY_NUMBER_${name}`)],
+  ['kind', ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'].map((name) => `SPAN_KIND_${name}`)],
+  ['code', ['UNSET', 'OK', 'ERROR'].map((name) => `STATUS_CODE_${name}`)],
+]);
 const WHITE = [' ', '\n', '\t', '\r', '  '];
 const UNKNOWN_VALUES = ['1', '"x"', 'null', 'true', '[]', '{}', '{"a":[1,{"b":{"c":[null,"\\u00e9"]}}]}', '[[[[{"resourceLogs":5}]]]]', '-1.5e-300'];
 
@@ -110,9 +116,11 @@ export class VariantWriter {
     if (typeof value === 'object' && value !== null) return this.object(value as Canonical);
     if (INT64_MEMBERS.has(member)) return this.int64(value as string);
     if (ID_MEMBERS.has(member)) return this.string(this.hexCase(value as string));
-    if (member === 'severityNumber') {
+    const names = ENUM_NAMES.get(member);
+    if (names !== undefined) {
       const c = this.choice();
-      if (c < 0.3) return this.string(`SEVERITY_NUMBER_${SEVERITY_NAMES[value as number]}`, true);
+      const name = names[value as number];
+      if (c < 0.3 && name !== undefined && !this.v.exactForReference) return this.string(name, true);
       if (c < 0.4) return this.string(String(value));
       return String(value);
     }

@@ -1,9 +1,10 @@
-// OTLP JSON ExportTraceServiceRequest → span rows.
-import type { Building } from '../../model/building.js';
-import type { SpanEvent, SpanLink, SpanRow } from '../../model/traces.js';
-import { spanProblem } from '../checks.js';
-import { emptyDecoded, type Decoded, type RecordBudget } from '../result.js';
-import { attributes, field, id, int, isObject, list, ShapeError, str, uint64, walkJsonExport, type JsonObject } from './common.js';
+// The JSON.parse-based OTLP JSON traces decoder that src/otlp/json/read-traces.ts replaced, kept
+// as the reference the new reader is tested against, unchanged.
+import type { Building } from '../../../src/model/building.js';
+import type { SpanEvent, SpanLink, SpanRow } from '../../../src/model/traces.js';
+import { spanProblem } from '../../../src/otlp/checks.js';
+import { attributes, field, id, int, isObject, list, ShapeError, str, uint64, walkJsonExport, type JsonObject } from '../../../src/otlp/json/common.js';
+import { emptyDecoded, type Decoded, type RecordBudget } from '../../../src/otlp/result.js';
 
 const SHAPE = { resources: ['resourceSpans', 'resource_spans'], scopes: ['scopeSpans', 'scope_spans'], records: ['spans', 'spans'] } as const;
 
@@ -31,7 +32,7 @@ function link(value: unknown): SpanLink {
   };
 }
 
-export function decodeTracesJson(body: Buffer, budget: RecordBudget): Decoded<'traces'> {
+export function referenceDecodeTracesJson(body: Buffer, budget: RecordBudget): Decoded<'traces'> {
   const out = emptyDecoded<'traces'>();
   walkJsonExport(body, SHAPE, out, budget, (value, resource, scope) => {
     if (!isObject(value)) throw new ShapeError('span is not an object');
