@@ -4,7 +4,7 @@
 import type { Building } from '../../../src/model/building.js';
 import type { LogRow } from '../../../src/model/logs.js';
 import { logSpanId, logTraceId } from '../../../src/otlp/checks.js';
-import { anyValue, attributes, field, id, int, isObject, ShapeError, str, uint64, walkJsonExport } from '../../../src/otlp/json/common.js';
+import { anyValue, attributes, field, id, int, isObject, ShapeError, str, uint64, walkJsonExport } from './reference-common.js';
 import { emptyDecoded, type Decoded, type RecordBudget } from '../../../src/otlp/result.js';
 
 const SHAPE = { resources: ['resourceLogs', 'resource_logs'], scopes: ['scopeLogs', 'scope_logs'], records: ['logRecords', 'log_records'] } as const;

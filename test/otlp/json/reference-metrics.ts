@@ -24,7 +24,7 @@ import {
   uint64,
   walkJsonExport,
   type JsonObject,
-} from '../../../src/otlp/json/common.js';
+} from './reference-common.js';
 
 const SHAPE = { resources: ['resourceMetrics', 'resource_metrics'], scopes: ['scopeMetrics', 'scope_metrics'], records: ['metrics', 'metrics'] } as const;
 

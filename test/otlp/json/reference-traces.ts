@@ -3,7 +3,7 @@
 import type { Building } from '../../../src/model/building.js';
 import type { SpanEvent, SpanLink, SpanRow } from '../../../src/model/traces.js';
 import { spanProblem } from '../../../src/otlp/checks.js';
-import { attributes, field, id, int, isObject, list, ShapeError, str, uint64, walkJsonExport, type JsonObject } from '../../../src/otlp/json/common.js';
+import { attributes, field, id, int, isObject, list, ShapeError, str, uint64, walkJsonExport, type JsonObject } from './reference-common.js';
 import { emptyDecoded, type Decoded, type RecordBudget } from '../../../src/otlp/result.js';
 
 const SHAPE = { resources: ['resourceSpans', 'resource_spans'], scopes: ['scopeSpans', 'scope_spans'], records: ['spans', 'spans'] } as const;

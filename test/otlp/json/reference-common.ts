@@ -1,13 +1,14 @@
-// OTLP JSON (the OTLP/HTTP JSON encoding) → the same values the protobuf decoders produce.
-// Field names are accepted in lowerCamelCase and snake_case, mixed freely; ids are hex, bytes are
+// What the JSON.parse-based OTLP JSON decoders (the tests' references, reference-*.ts) shared,
+// from src/otlp/json/common.ts, which the byte readers replaced. The same values the protobuf
+// decoders produce. Field names are accepted in lowerCamelCase and snake_case, mixed freely; ids are hex, bytes are
 // base64, 64-bit integers are strings or numbers, enums are integers.
-import { deeper, newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
-import type { Resource, Scope } from '../../model/resource.js';
-import { normalizeHex } from '../hex.js';
-import { DecodeAbort, type RecordBudget } from '../result.js';
+import { deeper, newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../../src/model/anyvalue.js';
+import type { Resource, Scope } from '../../../src/model/resource.js';
+import { normalizeHex } from '../../../src/otlp/hex.js';
+import { DecodeAbort, type RecordBudget } from '../../../src/otlp/result.js';
 
-import { ShapeError } from './reader.js';
-import { textDouble } from './values.js';
+import { ShapeError } from '../../../src/otlp/json/reader.js';
+import { textDouble } from '../../../src/otlp/json/values.js';
 
 export { ShapeError };
 
