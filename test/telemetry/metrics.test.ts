@@ -54,6 +54,15 @@ describe("otelgate's own metrics", () => {
     );
   });
 
+  it('count the items of a Sentry envelope that are taken but not stored, by type, any unknown type as one', async () => {
+    const items = ['client_report', 'session', 'session', 'made_up', 'toString'].map((type) => `{"type":"${type}"}\n{}`);
+    const envelope = ['{}', ...items].join('\n');
+    expect((await fetch(`${gw.url}/api/1/envelope/`, { method: 'POST', body: envelope, headers: key() })).status).toBe(200);
+    const lines = await scrape();
+    const ignored = (type: string) => value(lines, 'otelgate_receiver_ignored_items_total', 'receiver="ingest"', `type="${type}"`);
+    expect([ignored('client_report'), ignored('session'), ignored('unknown')]).toEqual([1, 2, 2]);
+  });
+
   it('keep the same series whatever paths, methods and user agents clients send', async () => {
     const statuses = async (requests: [string, string][], userAgent: (i: number) => string) => {
       for (const [i, [method, path]] of requests.entries()) {
