@@ -32,9 +32,11 @@ export type FieldReader<T> = (r: JsonReader, into: T, field: number) => void;
  * At '{': the object's fields into `into` (as made empty), in one pass, members in the order sent;
  * false, with the reader back at the '{', when a field comes twice: fieldsExact() then reads the
  * object into another empty `into`. A value of the wrong type is skipped and remembered, and
- * throws at the end unless a duplicate came. At most 32 fields.
+ * throws at the end unless a duplicate came. At most 32 fields. `bits`: each field's bit in the set
+ * of fields seen, where the members of a oneof share one (so that an object holding two is read as
+ * JSON.parse leaves it); else a bit each.
  */
-export function fieldsOnce<T>(r: JsonReader, table: NameTable, into: T, read: FieldReader<T>): boolean {
+export function fieldsOnce<T>(r: JsonReader, table: NameTable, into: T, read: FieldReader<T>, bits?: readonly number[]): boolean {
   const start = r.pos;
   let seen = 0;
   let failed = false;
@@ -45,7 +47,7 @@ export function fieldsOnce<T>(r: JsonReader, table: NameTable, into: T, read: Fi
       continue;
     }
     const field = id >> 1;
-    const bit = 1 << field;
+    const bit = bits === undefined ? 1 << field : (bits[field] as number);
     if ((seen & bit) !== 0) {
       r.pos = start;
       return false;

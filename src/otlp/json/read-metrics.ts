@@ -11,7 +11,7 @@ import type { Resource, Scope } from '../../model/resource.js';
 import { pointProblem } from '../checks.js';
 import { DecodeAbort, type Decoded, type RecordBudget } from '../result.js';
 import { NameTable, UNKNOWN } from './names.js';
-import { attributes, GUESSES, skipsRecord } from './read-common.js';
+import { attributes, fieldsExact, fieldsOnce, GUESSES, skipsRecord } from './read-common.js';
 import { exportShape, readExport } from './read-export.js';
 import { END, LBRACE, LBRACKET, N, ShapeError, type JsonReader } from './reader.js';
 import { bool, count, double, enumValue, hex, int32, int64, text, uint64 } from './values.js';
@@ -40,54 +40,11 @@ function only(names: readonly string[], kept: readonly string[]): string[] {
   return names.map((name, id) => (kept.includes(names[id & ~1] as string) ? name : ''));
 }
 
-/**
- * The object at the reader into `into`, in one pass, members in the order sent; false (the reader
- * back at its start) when a field comes twice, for exactly(). A value of the wrong type fails the
- * object at its end: a later duplicate would stand in for it.
- */
-function onePass<T>(r: JsonReader, f: Fields<T>, into: T): boolean {
-  const start = r.pos;
-  let seen = 0;
-  let failed = false;
-  r.openObject();
-  for (let id = r.member(f.table, UNKNOWN); id !== END; id = r.member(f.table, id)) {
-    if (id === UNKNOWN) {
-      r.skip();
-      continue;
-    }
-    const field = id >> 1;
-    const bit = f.bits[field] as number;
-    if ((seen & bit) !== 0) {
-      r.pos = start;
-      return false;
-    }
-    seen |= bit;
-    const at = r.pos;
-    try {
-      f.read(r, into, field);
-    } catch (error) {
-      if (!(error instanceof ShapeError)) throw error;
-      failed = true;
-      r.pos = at;
-      r.skip();
-    }
-  }
-  if (failed) throw new ShapeError(`a field of the ${f.what} has the wrong type`);
-  return true;
-}
+/** The object at the reader into `into`, in one pass; false (the reader back at its start) when a field comes twice, for exactly(). */
+const onePass = <T>(r: JsonReader, f: Fields<T>, into: T): boolean => fieldsOnce(r, f.table, into, f.read, f.bits);
 
 /** The object at the reader into `into` (fresh) as JSON.parse leaves it: each field from its winning value, in field order. */
-function exactly<T>(r: JsonReader, f: Fields<T>, into: T): void {
-  const at = r.members(f.table);
-  const end = r.pos;
-  for (let field = 0; field < f.bits.length; field++) {
-    const p = r.pick(at, field * 2, field * 2 + 1);
-    if (p === -1) continue;
-    r.pos = p;
-    f.read(r, into, field);
-  }
-  r.pos = end;
-}
+const exactly = <T>(r: JsonReader, f: Fields<T>, into: T): void => fieldsExact(r, f.table, into, f.read);
 
 function readObject<T>(r: JsonReader, f: Fields<T>, make: () => T): T {
   if (r.buf[r.pos] !== LBRACE) throw new ShapeError(`${f.what} is not an object`);
