@@ -157,19 +157,7 @@ export class JsonReader {
    * its value; END (and past the '}') when the object has no more.
    */
   member(table: NameTable, previous: number): number {
-    let b = this.next();
-    if (b === RBRACE) {
-      this.pos++;
-      this.first = false;
-      return END;
-    }
-    if (!this.first) {
-      if (b !== COMMA) this.fail('expected "," or "}"');
-      this.pos++;
-      b = this.next();
-    }
-    this.first = false;
-    if (b !== QUOTE) this.fail('expected a member name');
+    if (!this.toName()) return END;
     const { buf, end } = this;
     const start = this.pos + 1;
     let id = table.match(buf, start, end, previous);
@@ -180,9 +168,7 @@ export class JsonReader {
       this.pos = start - 1;
       if (this.skipString()) id = table.get(this.stringAt(start - 1));
     }
-    if (this.next() !== COLON) this.fail('expected ":"');
-    this.pos++;
-    this.next();
+    this.toValue();
     return id;
   }
 
@@ -192,11 +178,19 @@ export class JsonReader {
    * reader at its value; undefined (and past the '}') when the object has no more.
    */
   memberKey(index: number): string | undefined {
+    if (!this.toName()) return undefined;
+    const key = this.key(index);
+    this.toValue();
+    return key;
+  }
+
+  /** To the next member's name (past a ','), at its quote; false (and past the '}') when the object has no more. */
+  private toName(): boolean {
     let b = this.next();
     if (b === RBRACE) {
       this.pos++;
       this.first = false;
-      return undefined;
+      return false;
     }
     if (!this.first) {
       if (b !== COMMA) this.fail('expected "," or "}"');
@@ -205,11 +199,14 @@ export class JsonReader {
     }
     this.first = false;
     if (b !== QUOTE) this.fail('expected a member name');
-    const key = this.key(index);
+    return true;
+  }
+
+  /** From the end of a member's name past its ':', to its value. */
+  private toValue(): void {
     if (this.next() !== COLON) this.fail('expected ":"');
     this.pos++;
     this.next();
-    return key;
   }
 
   /** The string at `at`, whatever the reader's position; the reader ends past it. */
