@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeOtlp } from '../../../src/otlp/decode.js';
 import { RecordBudget } from '../../../src/otlp/result.js';
 import { canonicalRows } from '../../helpers/otlp.js';
+import { mutations } from './mutate.js';
 import { referenceDecodeMetricsJson } from './reference-metrics.js';
 import { variation } from './variants.js';
 import { metricsExport, MetricsVariantWriter } from './variants-metrics.js';
@@ -27,34 +28,12 @@ describe('the JSON metrics reader, fuzzed', () => {
     const candidates = fc.sample(fc.tuple(metricsExport, variation.map((v) => ({ ...v, exactForReference: true }))), { seed: 434343, numRuns: 1000 }).map(([canonical, v]) => Buffer.from(new MetricsVariantWriter(v).write(canonical)));
     const holdsRows = (body: Buffer): boolean => decodeOtlp('metrics', 'json', body).rows.length > 0;
     const seeds = [...candidates.filter(holdsRows).sort((a, b) => a.length - b.length).slice(0, 150), ...candidates.filter((body) => !holdsRows(body)).slice(0, 150)];
-    let state = 54321;
-    const random = (n: number): number => {
-      state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
-      return state % n;
-    };
+    const mutated = mutations(seeds, INSERTS, 54321);
     let unreadable = 0;
     let compared = 0;
     let rows = 0;
     for (let i = 0; i < BODIES; i++) {
-      let body = Buffer.from(seeds[random(seeds.length)] as Buffer);
-      for (let edits = 1 + random(3); edits > 0 && body.length > 0; edits--) {
-        const at = random(body.length);
-        switch (random(4)) {
-          case 0:
-            body[at] = random(256);
-            break;
-          case 1:
-            body = body.subarray(0, at);
-            break;
-          case 2: {
-            const other = seeds[random(seeds.length)] as Buffer;
-            body = Buffer.concat([body.subarray(0, at), other.subarray(random(other.length + 1))]);
-            break;
-          }
-          default:
-            body = Buffer.concat([body.subarray(0, at), INSERTS[random(INSERTS.length)] as Buffer, body.subarray(at)]);
-        }
-      }
+      const body = mutated();
       const decoded = decodeOtlp('metrics', 'json', body);
       let parsed: unknown;
       try {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeOtlp } from '../../../src/otlp/decode.js';
 import { RecordBudget } from '../../../src/otlp/result.js';
 import { canonicalRows } from '../../helpers/otlp.js';
+import { mutations } from './mutate.js';
 import { referenceDecodeLogsJson } from './reference-logs.js';
 import { referenceDecodeTracesJson } from './reference-traces.js';
 import { logsExport, variation, VariantWriter } from './variants.js';
@@ -65,34 +66,12 @@ function referenceIsExact(text: string): boolean {
 describe.each(SIGNALS)('the JSON %s reader, fuzzed', (signal, exports, referenceDecode) => {
   it(`survives ${BODIES.toLocaleString('en')} mutated bodies and agrees with JSON.parse on what is JSON`, () => {
     const seeds = fc.sample(fc.tuple(exports, variation), { seed: 424242, numRuns: 300 }).map(([canonical, v]) => Buffer.from(new VariantWriter(v).write(canonical)));
-    let state = 12345;
-    const random = (n: number): number => {
-      state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
-      return state % n;
-    };
+    const mutated = mutations(seeds, INSERTS, 12345);
     let unreadable = 0;
     let compared = 0;
     let comparedRows = 0;
     for (let i = 0; i < BODIES; i++) {
-      let body = Buffer.from(seeds[random(seeds.length)] as Buffer);
-      for (let edits = 1 + random(3); edits > 0 && body.length > 0; edits--) {
-        const at = random(body.length);
-        switch (random(4)) {
-          case 0:
-            body[at] = random(256);
-            break;
-          case 1:
-            body = body.subarray(0, at);
-            break;
-          case 2: {
-            const other = seeds[random(seeds.length)] as Buffer;
-            body = Buffer.concat([body.subarray(0, at), other.subarray(random(other.length + 1))]);
-            break;
-          }
-          default:
-            body = Buffer.concat([body.subarray(0, at), INSERTS[random(INSERTS.length)] as Buffer, body.subarray(at)]);
-        }
-      }
+      const body = mutated();
       const decoded = decodeOtlp(signal, 'json', body);
       let isJson = true;
       try {
