@@ -8,3 +8,10 @@ const http = createRequire(import.meta.url)('node:http') as typeof import('node:
 
 export const createServer: typeof http.createServer = http.createServer;
 export const STATUS_CODES: typeof http.STATUS_CODES = http.STATUS_CODES;
+
+/** The media type of a Content-Type value, lower-case and without parameters. */
+export function mediaType(contentType: string | undefined): string {
+  if (contentType === undefined) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}

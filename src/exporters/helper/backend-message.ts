@@ -1,16 +1,11 @@
 // The backend's own words about a refused request, for a log line: the message of an OTLP
 // google.rpc.Status (protobuf or JSON), else the body as text; always one bounded line.
 import { Reader, WIRE_LEN } from '../../otlp/wire.js';
+import { mediaType } from '../../runtime/http.js';
 
 /** Characters of a backend's message kept for logs: a proxy's HTML error page must not flood them. */
 export const MESSAGE_LIMIT = 512;
 
-/** The media type of a Content-Type value, lower-case and without parameters. */
-export function mediaType(contentType: string | undefined): string {
-  if (contentType === undefined) return '';
-  const semicolon = contentType.indexOf(';');
-  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
-}
 
 export function isProtobuf(type: string): boolean {
   return type === 'application/x-protobuf' || type === 'application/protobuf';

@@ -2,7 +2,8 @@
 // backend rejected of an accepted request, and why. One reader for all signals: the protobuf
 // field numbers are the same in each, and JSON names the count after the signal.
 import { Reader, WIRE_LEN, WIRE_VARINT, WireError } from '../../otlp/wire.js';
-import { boundedText, isProtobuf, mediaType } from './backend-message.js';
+import { mediaType } from '../../runtime/http.js';
+import { boundedText, isProtobuf } from './backend-message.js';
 import type { PartialSuccess } from './outcome.js';
 
 /** What a 2xx body says: a partial success, none (`{}`), or why it could not be read. */

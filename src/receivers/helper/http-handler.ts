@@ -9,7 +9,7 @@ import type { ConsumeContext, Consumer } from '../../runtime/component.js';
 import { readBody, type ContentEncoding } from './body.js';
 import type { ByteBudget } from './budget.js';
 import type { Cors } from './cors.js';
-import { deliver, ROW_COST, type IntakeOptions } from './intake.js';
+import { deliver, ROW_COST, type IntakeOptions, type ReadOutcome } from './intake.js';
 import { clientInfo } from './metadata.js';
 import type { Protocol, Route } from './protocol.js';
 import type { Answers } from './send.js';
@@ -125,7 +125,7 @@ export function httpHandler(options: HandlerOptions): (req: IncomingMessage, res
 }
 
 /** Decodes and hands on a body read whole (or over its cap, or corrupt), and answers as its protocol does. */
-async function answer(options: HandlerOptions, req: IncomingMessage, res: ServerResponse, route: Route, signal: Signal, principal: Principal, read: Exclude<Awaited<ReturnType<typeof readBody>>, { kind: 'aborted' | 'busy' }>, arrival: bigint): Promise<void> {
+async function answer(options: HandlerOptions, req: IncomingMessage, res: ServerResponse, route: Route, signal: Signal, principal: Principal, read: ReadOutcome, arrival: bigint): Promise<void> {
   const { next, answers } = options;
   const records = new RecordBudget(options.maxRecords, options.budget, ROW_COST);
   // A client that goes away before its answer no longer waits for it: whatever only waits (for

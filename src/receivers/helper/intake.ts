@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../../auth/authenticator.js';
 import { errorMessage, isRetryable } from '../../errors.js';
 import { batchOf } from '../../model/batch.js';
-import type { Signal } from '../../model/signal.js';
+import { SIGNALS, type Signal } from '../../model/signal.js';
 import { OutOfBudget, TooManyRecords } from '../../otlp/result.js';
 import type { ConsumeContext, Consumer } from '../../runtime/component.js';
 import { signalCounters, type SignalCounters } from '../../telemetry/counters.js';
@@ -74,8 +74,6 @@ interface Handed {
   body: Omit<BodyRows, 'rows'>;
   consumed: { signal: Signal; rows: number; answer: Promise<void> }[];
 }
-
-const SIGNALS: readonly Signal[] = ['logs', 'traces', 'metrics'];
 
 /**
  * Decodes the body and hands its rows to the pipelines, in a plain function: an async one would

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Signal } from '../../model/signal.js';
 import { decodeOtlp, type Encoding } from '../../otlp/decode.js';
 import { exportResponse } from '../../otlp/response.js';
+import { mediaType } from '../../runtime/http.js';
 import { discardedWhole, exactPaths, unreadBody, type BodyRows, type DecodeInput, type Done, type Protocol, type Route } from './protocol.js';
 import { send } from './send.js';
 
@@ -16,13 +17,9 @@ const SKIPPED_PHRASE: Record<Signal, string> = {
   metrics: 'some data points could not be stored and were skipped',
 };
 
-function mediaType(req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
 /** The encoding a Content-Type names; undefined for any other (the body's first byte tells). */
 export function namedEncoding(req: IncomingMessage): Encoding | undefined {
-  const type = mediaType(req);
+  const type = mediaType(req.headers['content-type']);
   if (type === 'application/json') return 'json';
   if (type === 'application/x-protobuf' || type === 'application/protobuf') return 'protobuf';
   return undefined;
