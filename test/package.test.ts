@@ -1,12 +1,14 @@
 // What `npm pack` would publish: the README and every document it ships link only to files that
-// ship too, and the license and the interface contract are among them; and what installing it
-// asks of npm: a Node 20 to install with, and no install script to review anywhere in the tree.
+// ship too, and the license and the interface contract are among them; the built viewer ships and
+// is served from where the package is installed; and what installing it asks of npm: a Node 20 to
+// install with, and no install script to review anywhere in the tree.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.js';
+import { startGateway, STORE_CONFIG, type Gateway } from './helpers/gateway.js';
 
 let packed: Set<string>;
 
@@ -33,6 +35,14 @@ describe('the packed package', () => {
       expect(packed.has(file), file).toBe(true);
     }
     expect(readFileSync(`${ROOT}/LICENSE`, 'utf8')).toContain('Apache License\n                           Version 2.0, January 2004');
+  });
+
+  it('ships the built viewer: its page and its hashed assets', () => {
+    expect(packed.has('dist/ui/index.html')).toBe(true);
+    expect([...packed].filter((file) => file.startsWith('dist/ui/assets/')).map((file) => file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual([
+      'dist/ui/assets/main-<hash>.css',
+      'dist/ui/assets/main-<hash>.js',
+    ]);
   });
 
   it('has a README whose links, and the links of every document it ships, lead to files it ships', () => {
@@ -68,9 +78,51 @@ describe('the packed package', () => {
     expect(run('strip').status).toBe(0);
     const packed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(packed.scripts['prepare']).toBeUndefined();
-    expect(packed.scripts['build']).toBe('tsc -p tsconfig.build.json && chmod +x dist/cli.js');
+    expect(packed.scripts['build']).toBe('tsc -p tsconfig.build.json && chmod +x dist/cli.js && node scripts/build-ui.mjs');
     expect(run('restore').status).toBe(0);
     expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(original);
     expect(existsSync(join(dir, 'package.json.before-pack'))).toBe(false);
+  });
+});
+
+describe('the package installed from its tarball', () => {
+  let gw: Gateway;
+  let installed: string;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'otelgate-installed-'));
+    // --ignore-scripts: the tarball of the dist/ this run built; prepack would build it again, under the other tests running from it.
+    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(pack.status, pack.stderr).toBe(0);
+    const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
+    // Where and how npm installs it: the tarball's files in node_modules/otelgate. Its dependencies
+    // are the clone's, linked in beside it rather than fetched from the registry.
+    installed = join(dir, 'node_modules', 'otelgate');
+    mkdirSync(installed, { recursive: true });
+    const untar = spawnSync('tar', ['-xzf', join(dir, filename), '-C', installed, '--strip-components=1'], { encoding: 'utf8' });
+    expect(untar.status, untar.stderr).toBe(0);
+    symlinkSync(join(ROOT, 'node_modules'), join(installed, 'node_modules'));
+    // Run from elsewhere than the clone, whose own dist/ui must not be what is found.
+    gw = await startGateway({ config: STORE_CONFIG(join(dir, 'store.db')), command: [process.execPath, join(installed, 'dist/cli.js'), 'run'], cwd: dir });
+  }, 60_000);
+
+  afterAll(async () => {
+    await gw?.stop();
+  });
+
+  it('serves the viewer at /ui/: the page and its assets, from the installed files, under the Content-Security-Policy', async () => {
+    expect(gw.run.lines.filter((line) => line.msg.startsWith('The viewer is not built'))).toEqual([]);
+    const page = await fetch(`${gw.url}/ui/`);
+    const index = await page.text();
+    expect([page.status, index]).toEqual([200, readFileSync(join(installed, 'dist/ui/index.html'), 'utf8')]);
+    const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    expect(page.headers.get('content-security-policy')).toBe(csp);
+    const assets = [...index.matchAll(/(?:src|href)="(\/ui\/assets\/[^"]+)"/g)].map((match) => match[1] as string);
+    expect(assets).toHaveLength(2);
+    for (const asset of assets) {
+      const response = await fetch(`${gw.url}${asset}`);
+      const body = Buffer.from(await response.arrayBuffer());
+      expect([response.status, response.headers.get('content-security-policy'), body.equals(readFileSync(join(installed, 'dist', asset)))], asset).toEqual([200, csp, true]);
+    }
   });
 });

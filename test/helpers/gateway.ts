@@ -7,6 +7,7 @@ import { generateKey } from '../../src/auth/key.js';
 import { writeKeysFile } from '../../src/auth/keysfile.js';
 import { afterAll } from 'vitest';
 import type { Backend } from './backend.js';
+import type { Scope } from '../../src/auth/authenticator.js';
 import type { Signal } from '../../src/model/signal.js';
 import { ROOT, RunningCli, type LogLine } from './cli.js';
 import { otlpJsonToProtobuf } from './otlp.js';
@@ -15,7 +16,7 @@ export interface Gateway {
   url: string;
   dir: string;
   keysFile: string;
-  /** One key per project asked for. */
+  /** One key per project asked for, or by the names of GatewayOptions.keys. */
   keys: Record<string, string>;
   run: RunningCli;
   /** The debug exporter's count lines so far, e.g. {project, 'log records': 3}. */
@@ -65,28 +66,36 @@ export interface ReadResult {
 }
 
 export interface GatewayOptions {
+  /** A key for each, of both scopes, named by its project in Gateway.keys. */
   projects?: string[];
+  /** Instead of `projects`: keys by the names they get in Gateway.keys (without scopes: both). */
+  keys?: Record<string, { project: string; scopes?: Scope[] }>;
   /** Config text; receives the keys file path. Default: GATEWAY_CONFIG. */
   config?: (keysFile: string) => string;
   /** More --config files to merge after it (paths), or the config files to use instead when `replace`. */
   configs?: string[];
   env?: Record<string, string>;
+  /** What starts otelgate run, when not the clone's dist/cli.js (an installed package's). */
+  command?: readonly string[];
+  /** Its working directory, when not the clone. */
+  cwd?: string;
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const dir = mkdtempSync(join(tmpdir(), 'otelgate-gw-'));
   const keysFile = join(dir, 'keys.yaml');
   const keys: Record<string, string> = {};
-  const entries = (options.projects ?? ['default']).map((project) => {
+  const wanted: NonNullable<GatewayOptions['keys']> = options.keys ?? Object.fromEntries((options.projects ?? ['default']).map((project) => [project, { project }]));
+  const entries = Object.entries(wanted).map(([name, { project, scopes }]) => {
     const key = generateKey();
-    keys[project] = key.key;
-    return { id: key.id, project, sha256: key.sha256 };
+    keys[name] = key.key;
+    return { id: key.id, project, sha256: key.sha256, ...(scopes === undefined ? {} : { scopes }) };
   });
   writeKeysFile(keysFile, entries);
   const configFile = join(dir, 'config.yaml');
   writeFileSync(configFile, (options.config ?? GATEWAY_CONFIG)(keysFile));
   const args = ['--config', configFile, ...(options.configs ?? []).flatMap((file) => ['--config', file])];
-  const run = new RunningCli(args, { env: options.env });
+  const run = new RunningCli(args, { env: options.env, command: options.command, cwd: options.cwd });
   const started = await run.waitFor('Starting HTTP server');
   await run.waitFor('Everything is ready');
   return {

@@ -19,6 +19,8 @@ export interface InProcessReceiver {
   /** Every batch the receiver handed to its pipelines, and the context it came with. */
   batches: Batch[];
   contexts: ConsumeContext[];
+  /** The receiver's log lines. */
+  lines: Record<string, unknown>[];
   stop(): Promise<void>;
 }
 
@@ -69,5 +71,5 @@ export async function startReceiver(settings: string[] = [], wait?: (ctx: Consum
   const receiver = ingestReceiverFactory.create(ingestConfig(settings), { ...ctx, host }, { logs: pipeline, traces: pipeline, metrics: pipeline });
   await receiver.start();
   const endpoint = String(lines.find((l) => l['msg'] === 'Starting HTTP server')?.['endpoint']);
-  return { port: Number(endpoint.split(':').at(-1)), batches, contexts, stop: () => receiver.shutdown() };
+  return { port: Number(endpoint.split(':').at(-1)), batches, contexts, lines, stop: () => receiver.shutdown() };
 }

@@ -28,11 +28,25 @@ export interface HandlerOptions extends IntakeOptions {
   maxRecords: number;
   budget: ByteBudget;
   cors: Cors | undefined;
-  /** Requests under a path prefix served by GET (the ingest receiver's read API), when there are any. */
-  reads: { prefix: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } | undefined;
+  /** Paths served by GET beside the protocols' (the ingest receiver's read API and viewer), first match wins. */
+  gets: readonly GetRoute[];
   encodings: readonly ContentEncoding[];
   /** Keep the request headers with each batch (include_metadata). */
   includeMetadata: boolean;
+}
+
+/**
+ * The paths under `prefix`, which ends with '/', and the path without that '/' (the viewer answers
+ * /ui with a redirect to /ui/), answered by `handle` whatever the method: it says which it serves.
+ */
+export interface GetRoute {
+  prefix: string;
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+}
+
+function getRouteOf(gets: readonly GetRoute[], path: string): GetRoute['handle'] | undefined {
+  for (const get of gets) if (path.startsWith(get.prefix) || path === get.prefix.slice(0, -1)) return get.handle;
+  return undefined;
 }
 
 /** Whether the request carries a key in a header the authenticator reads. */
@@ -52,19 +66,18 @@ function routeOf(protocols: readonly Protocol[], path: string): Route | undefine
 export function httpHandler(options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { protocols, next, maxBodyBytes, answers } = options;
   const receiverEncodings = new Set<string>(['identity', ...options.encodings]);
-  const reads = options.reads;
   const shown = protocols.flatMap((protocol) => protocol.paths).join(', ');
 
   return async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const route = routeOf(protocols, path);
-    const reading = reads !== undefined && path.startsWith(reads.prefix) ? reads.handle : undefined;
-    if ((route !== undefined || reading !== undefined) && options.cors !== undefined) {
-      if (options.cors.preflight(req, res, reading === undefined ? 'POST' : 'GET')) return;
+    const getting = getRouteOf(options.gets, path);
+    const route = getting === undefined ? routeOf(protocols, path) : undefined;
+    if ((route !== undefined || getting !== undefined) && options.cors !== undefined) {
+      if (options.cors.preflight(req, res, getting === undefined ? 'POST' : 'GET')) return;
       options.cors.decorate(req, res);
     }
-    if (reading !== undefined) {
-      await reading(req, res);
+    if (getting !== undefined) {
+      await getting(req, res);
       return;
     }
     if (route === undefined) {

@@ -56,6 +56,16 @@ export const ingestSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    ui: Type.Object(
+      {
+        enabled: Type.Boolean({
+          default: true,
+          description:
+            'Serve the viewer, web pages to browse the stored logs, traces, metrics and errors of a read key\'s project, under /ui/ on this listener (docs/viewer.md). Only where read_api is enabled: the viewer reads through it.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     standard_paths: Type.Boolean({ default: true, description: 'Also serve /v1/logs, /v1/traces and /v1/metrics, where OTel SDKs send by default.' }),
     max_connections: Type.Integer({
       minimum: 1,

@@ -6,13 +6,14 @@ import { parseEndpoint } from '../../runtime/listen.js';
 import type { ContentEncoding } from '../helper/body.js';
 import { ByteBudget } from '../helper/budget.js';
 import { cors } from '../helper/cors.js';
-import { httpHandler } from '../helper/http-handler.js';
+import { httpHandler, type GetRoute } from '../helper/http-handler.js';
 import { httpServer } from '../helper/http-server.js';
 import { intakeCounts, ROW_COST } from '../helper/intake.js';
 import { ingestSchema, maxBodyBytes, protobufEnabled } from './config.js';
 import { readHandler, READ_PREFIX } from './read.js';
 import { ingestAnswers } from './respond.js';
 import { ingestProtocols } from './routes.js';
+import { loadUi, NOT_BUILT, UI_DIR, UI_PREFIX, uiHandler, type UiFiles } from './ui.js';
 
 /** The store the read API reads: the one named by read_api.store, else the config's only store. */
 function findReader(host: Host, id: string | undefined): Reader | undefined {
@@ -58,6 +59,11 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
     const meter = ctx.telemetry.meter(METER);
     const counts = ctx.telemetry.enabled('basic') ? intakeCounts(meter, { receiver: ctx.id, transport: 'http' }) : undefined;
     const protocols = ingestProtocols(config.standard_paths, protobufEnabled(config));
+    const servesUi = config.read_api.enabled && config.ui.enabled;
+    let uiFiles: UiFiles | undefined;
+    const gets: GetRoute[] = [];
+    if (config.read_api.enabled) gets.push({ prefix: READ_PREFIX, handle: readHandler({ reader: () => reader, authenticator: () => authenticator as Authenticator, logger: ctx.logger }) });
+    if (servesUi) gets.push({ prefix: UI_PREFIX, handle: uiHandler(() => uiFiles) });
     const handle = httpHandler({
       protocols,
       next,
@@ -67,9 +73,7 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
       maxRecords: config.max_records_per_request,
       budget: new ByteBudget(config.max_in_flight_bytes),
       cors: cors(config.cors),
-      reads: config.read_api.enabled
-        ? { prefix: READ_PREFIX, handle: readHandler({ reader: () => reader, authenticator: () => authenticator as Authenticator, logger: ctx.logger }) }
-        : undefined,
+      gets,
       counts,
       encodings: config.compression_algorithms as ContentEncoding[],
       includeMetadata: config.include_metadata,
@@ -90,6 +94,10 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
         if (!isAuthenticator(extension)) throw new Error(`auth.authenticator "${config.auth.authenticator}" is not a started authenticator extension; add it to extensions and service.extensions`);
         authenticator = extension;
         if (config.read_api.enabled) reader = findReader(ctx.host, config.read_api.store);
+        if (servesUi) {
+          uiFiles = loadUi(UI_DIR);
+          if (uiFiles === undefined) ctx.logger.warn({ dir: UI_DIR }, `${NOT_BUILT} Until then /ui/ answers 404.`);
+        }
         await server.start();
       },
       shutdown: () => server.shutdown(),

@@ -114,7 +114,7 @@ export const otlpReceiverFactory: ReceiverFactory<typeof otlpSchema> = {
         maxRecords: config.max_records_per_request,
         budget,
         cors: cors(http.cors),
-        reads: undefined,
+        gets: [],
         counts: counts && { ...counts, attributes: { ...counts.attributes, transport: 'http' } },
         encodings: [...new Set(http.compression_algorithms)],
         includeMetadata: http.include_metadata,

@@ -1,0 +1,158 @@
+// The viewer's end-to-end harness: the built otelgate writing to the embedded store, the dataset of
+// viewer-dataset.ts sent through the ingest endpoints over real HTTP (OTLP JSON and the Sentry
+// envelope path) and read back until all of it is there, and a real Chromium driven by
+// playwright-core. A view test:
+//
+//   const available = chromiumAvailable();
+//   let viewer: Viewer;
+//   beforeAll(async () => { if (available) viewer = await startViewer(); }, 60_000);
+//   afterAll(() => viewer?.stop());
+//   describe.skipIf(!available)('the logs view', () => {
+//     it('…', async () => {
+//       const { page, problems } = await viewer.newPage();
+//       await viewer.signIn(page, viewer.keys.read, '/ui/logs');
+//       …
+//       await screenshot(page, 'logs-default');
+//       expect(problems).toEqual([]);
+//     });
+//   });
+//
+// Without Chromium the tests are skipped with a warning, or fail where OTELGATE_REQUIRE_CHROMIUM is
+// set (test/helpers/chromium.ts). Screenshots go to test-artifacts/ (not committed).
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { CHROMIUM } from './chromium.js';
+import { ROOT } from './cli.js';
+import { startGateway, STORE_CONFIG, type Gateway } from './gateway.js';
+import { COUNTS, ERROR_EVENTS, errorEnvelope, LOGS, logsExport, metricsExport, OTHER_LOG, OTHER_PROJECT, PROJECT, tracesExport } from './viewer-dataset.js';
+import { DEADLINE_MS, waitUntil } from './wait.js';
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+
+export interface WatchedPage {
+  page: Page;
+  /**
+   * What went wrong on the page so far: console errors (a failed request, a CSP violation as the
+   * browser reports it), uncaught errors, and every securitypolicyviolation event. A view test
+   * expects it empty.
+   */
+  problems: string[];
+}
+
+export interface Viewer {
+  /** The gateway's origin, http://127.0.0.1:<port>; the viewer is at `${url}/ui/`. */
+  url: string;
+  gateway: Gateway;
+  /** Keys of the project "shop": read only, ingest only; of "other": read only (and ingest only, which sent its log). */
+  keys: { read: string; ingest: string; otherRead: string; otherIngest: string };
+  /** Date.now() when the dataset was sent: its times count back from it (nanosAt in viewer-dataset.ts). */
+  now: number;
+  browser: Browser;
+  /** A page in a context of its own (its own sessionStorage), watched for problems. */
+  newPage(viewport?: { width: number; height: number }): Promise<WatchedPage>;
+  /**
+   * Opens `path` (the sign-in page comes first), signs in with `key` by the keyboard, and waits
+   * for the view; throws with the sign-in page's message when the key is refused.
+   */
+  signIn(page: Page, key: string, path?: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Saves a full-page screenshot as test-artifacts/<name>.png, to look at after a run. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+async function post(url: string, key: string, contentType: string, body: string | Buffer, headers: Record<string, string> = { Authorization: `Bearer ${key}` }): Promise<void> {
+  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': contentType }, body });
+  const text = await response.text();
+  // A dataset mistake would show as a partial success: the body must say nothing was rejected.
+  expect([response.status, text], url).toEqual([200, expect.stringMatching(/^\{(?:"id":"[0-9a-f]{32}")?\}$/)]);
+}
+
+/** Sends the whole dataset, as the SDKs would, with the ingest-only keys. */
+async function send(url: string, keys: Viewer['keys'], now: number): Promise<void> {
+  await post(`${url}/v1/logs`, keys.ingest, 'application/json', JSON.stringify(logsExport(now, LOGS)));
+  await post(`${url}/v1/traces`, keys.ingest, 'application/json', JSON.stringify(tracesExport(now)));
+  await post(`${url}/v1/metrics`, keys.ingest, 'application/json', JSON.stringify(metricsExport(now)));
+  for (const error of ERROR_EVENTS) {
+    await post(`${url}/api/1/envelope/`, keys.ingest, 'application/x-sentry-envelope', errorEnvelope(now, error), {
+      'X-Sentry-Auth': `Sentry sentry_key=${keys.ingest}, sentry_version=7, sentry_client=sentry.javascript.browser/10.0.0`,
+    });
+  }
+  await post(`${url}/v1/logs`, keys.otherIngest, 'application/json', JSON.stringify(logsExport(now, [OTHER_LOG])));
+}
+
+export async function startViewer(): Promise<Viewer> {
+  const dir = mkdtempSync(join(tmpdir(), 'otelgate-viewer-'));
+  const gateway = await startGateway({
+    config: STORE_CONFIG(join(dir, 'store.db')),
+    keys: {
+      read: { project: PROJECT, scopes: ['read'] },
+      ingest: { project: PROJECT, scopes: ['ingest'] },
+      otherRead: { project: OTHER_PROJECT, scopes: ['read'] },
+      otherIngest: { project: OTHER_PROJECT, scopes: ['ingest'] },
+    },
+  });
+  const keys = gateway.keys as Viewer['keys'];
+  const url = gateway.url;
+  const now = Date.now();
+  const prepare = async (): Promise<Browser> => {
+    await send(url, keys, now);
+    const count = async (what: 'logs' | 'spans' | 'metrics', key: string): Promise<number> => (await gateway.read(what, key, { limit: '1000' })).body.rows?.length ?? -1;
+    const counts = async () => [await count('logs', keys.read), await count('spans', keys.read), await count('metrics', keys.read), await count('logs', keys.otherRead)];
+    const expected = [COUNTS.logs, COUNTS.spans, COUNTS.metricPoints, COUNTS.otherLogs];
+    const stored = await waitUntil(async () => JSON.stringify(await counts()) === JSON.stringify(expected));
+    expect(stored ? expected : await counts(), 'rows read back: logs, spans, metric points, the other project’s logs').toEqual(expected);
+    // Root in CI, where Chromium's sandbox cannot start.
+    return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  };
+  const browser = await prepare().catch(async (error: unknown) => {
+    await gateway.stop();
+    throw error;
+  });
+
+  return {
+    url,
+    gateway,
+    keys,
+    now,
+    browser,
+    async newPage(viewport = DESKTOP) {
+      const page = await browser.newPage({ viewport });
+      page.setDefaultTimeout(DEADLINE_MS);
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
+      // Reported through the console, which the listener above reads; added by the browser, so the
+      // page's own CSP does not apply to it.
+      await page.addInitScript({
+        content: "document.addEventListener('securitypolicyviolation', (e) => console.error(`securitypolicyviolation: ${e.violatedDirective} blocked ${e.blockedURI}`));",
+      });
+      return { page, problems };
+    },
+    async signIn(page, key, path = '/ui/logs') {
+      await page.goto(`${url}${path}`);
+      const field = page.getByTestId('signin-key');
+      await field.fill(key);
+      await field.press('Enter');
+      const nav = page.getByTestId('nav');
+      const refused = page.locator('[data-testid=signin-message]:not(:empty)');
+      await nav.or(refused).waitFor();
+      if (await refused.isVisible()) throw new Error(`the key was refused: ${await refused.textContent()}`);
+    },
+    async stop() {
+      await browser.close();
+      await gateway.stop();
+    },
+  };
+}

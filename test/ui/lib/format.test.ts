@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration, formatTime, severityBand } from '../../../ui/src/lib/format.js';
+import { rangeFromParams, rangeToParams, resolveRange } from '../../../ui/src/lib/range.js';
+
+describe('format', () => {
+  it('writes a nanosecond time to the millisecond in the zone (UTC under vitest), none for 0', () => {
+    expect(formatTime('1800000000123456789')).toBe('2027-01-15 08:00:00.123');
+    expect(formatTime('0')).toBe('');
+  });
+
+  it('writes durations in the largest unit that keeps them at least 1', () => {
+    expect([850n, 12_500n, 1_234_567n, 4_500_000_000n, 192_000_000_000n, 7_560_000_000_000n, 0n].map((n) => formatDuration(n))).toEqual([
+      '850 ns',
+      '12.5 µs',
+      '1.23 ms',
+      '4.5 s',
+      '3.2 min',
+      '2.1 h',
+      '0 ns',
+    ]);
+    expect(formatDuration('1000000')).toBe('1 ms');
+  });
+
+  it('bands severity numbers by four', () => {
+    expect([0, 1, 4, 5, 9, 12, 13, 17, 21, 24, 25, -1].map(severityBand)).toEqual([
+      'unspecified',
+      'trace',
+      'trace',
+      'debug',
+      'info',
+      'info',
+      'warn',
+      'error',
+      'fatal',
+      'fatal',
+      'unspecified',
+      'unspecified',
+    ]);
+  });
+});
+
+describe('range', () => {
+  it('resolves a preset against now and a custom range as given', () => {
+    expect(resolveRange({ preset: '15m' }, 1_800_000_000_000)).toEqual({ from: 1_799_999_100_000_000_000n, to: 1_800_000_000_000_000_000n });
+    expect(resolveRange({ from: '5', to: '9' }, 0)).toEqual({ from: 5n, to: 9n });
+  });
+
+  it('reads and writes the URL: a preset as range (the default left out), custom as from/to', () => {
+    expect(rangeFromParams(new URLSearchParams('range=24h'))).toEqual({ preset: '24h' });
+    expect(rangeFromParams(new URLSearchParams('from=10&to=20&range=24h'))).toEqual({ from: '10', to: '20' });
+    expect(rangeFromParams(new URLSearchParams('from=20&to=10'))).toEqual({ preset: '1h' });
+    expect(rangeFromParams(new URLSearchParams('range=2y'))).toEqual({ preset: '1h' });
+    const params = new URLSearchParams('from=1&to=2&service=web');
+    rangeToParams({ preset: '7d' }, params);
+    expect(params.toString()).toBe('service=web&range=7d');
+    rangeToParams({ preset: '1h' }, params);
+    expect(params.toString()).toBe('service=web');
+    rangeToParams({ from: '3', to: '4' }, params);
+    expect(params.toString()).toBe('service=web&from=3&to=4');
+  });
+});

@@ -1,0 +1,41 @@
+// How the viewer writes times, durations and severities. Times are the read API's decimal
+// nanosecond strings; they are shown in the browser's time zone, to the millisecond.
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** `2026-11-27 14:03:09.120` in the browser's zone; "" for a time of 0 (none). */
+export function formatTime(ns: string): string {
+  const n = BigInt(ns);
+  if (n === 0n) return '';
+  const d = new Date(Number(n / 1_000_000n));
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+/** A duration in the largest unit that keeps it at least 1: `850 ns`, `12.5 µs`, `1.23 ms`, `4.5 s`, `3.2 min`, `2.1 h`. */
+export function formatDuration(ns: bigint | string): string {
+  const n = Number(typeof ns === 'bigint' ? ns : BigInt(ns));
+  const units: [number, string][] = [
+    [3_600e9, 'h'],
+    [60e9, 'min'],
+    [1e9, 's'],
+    [1e6, 'ms'],
+    [1e3, 'µs'],
+  ];
+  for (const [size, unit] of units) if (n >= size) return `${trim(n / size)} ${unit}`;
+  return `${n} ns`;
+}
+
+/** Three significant digits at most, no trailing zeros. */
+function trim(x: number): string {
+  return String(Number(x.toPrecision(3)));
+}
+
+export type SeverityBand = 'unspecified' | 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+export const SEVERITY_BANDS: readonly SeverityBand[] = ['unspecified', 'trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+
+/** OTLP's severity number 1-24 in bands of four; 0 is unspecified. */
+export function severityBand(n: number): SeverityBand {
+  if (!(n >= 1 && n <= 24)) return 'unspecified';
+  return SEVERITY_BANDS[Math.ceil(n / 4)]!;
+}

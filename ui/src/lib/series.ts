@@ -1,0 +1,144 @@
+// What the metrics view draws from a series' points: values as they are for gauges and sums that
+// are not cumulative counters, per-second rates for cumulative counters, and for histograms the
+// count, the mean or a quantile of each interval, estimated as Prometheus's histogram_quantile does.
+
+export interface ValuePoint {
+  time_unix_nano: string;
+  start_time_unix_nano: string;
+  value: number | string;
+}
+
+export interface HistogramPoint {
+  time_unix_nano: string;
+  start_time_unix_nano: string;
+  count: number | string;
+  sum?: number | string;
+  bucket_counts: (number | string)[];
+  explicit_bounds: (number | string)[];
+}
+
+/** [seconds since the epoch, value] pairs, as a chart takes them; null where there is no value. */
+export type Line = { times: number[]; values: (number | null)[] };
+
+const seconds = (ns: string): number => Number(BigInt(ns) / 1000n) / 1e6;
+
+/** The read API writes big integers and NaN/±Infinity as strings. */
+export function toNumber(value: number | string | undefined): number {
+  if (value === undefined) return Number.NaN;
+  return typeof value === 'number' ? value : Number(value);
+}
+
+const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
+
+export function values(points: readonly ValuePoint[]): Line {
+  return { times: points.map((p) => seconds(p.time_unix_nano)), values: points.map((p) => finite(toNumber(p.value))) };
+}
+
+/**
+ * Per-second rates of a cumulative counter, one per point after the first. A point whose value fell,
+ * or whose start time moved (the counter restarted), counts from zero, as Prometheus's rate() treats
+ * a reset: since its new start when that lies after the point before, else since the point before.
+ */
+export function rates(points: readonly ValuePoint[]): Line {
+  const line: Line = { times: [], values: [] };
+  for (let i = 1; i < points.length; i++) {
+    const previous = points[i - 1]!;
+    const point = points[i]!;
+    const t = seconds(point.time_unix_nano);
+    const v = toNumber(point.value);
+    const restarted = point.start_time_unix_nano !== previous.start_time_unix_nano;
+    const reset = restarted || v < toNumber(previous.value);
+    const start = seconds(point.start_time_unix_nano);
+    const before = seconds(previous.time_unix_nano);
+    const from = restarted && start > before ? start : before;
+    const elapsed = t - from;
+    line.times.push(t);
+    line.values.push(elapsed > 0 ? finite((reset ? v : v - toNumber(previous.value)) / elapsed) : null);
+  }
+  return line;
+}
+
+interface Interval {
+  time: number;
+  count: number;
+  sum: number;
+  buckets: number[];
+  bounds: number[];
+}
+
+/**
+ * Each point's own interval: for delta points the point itself; for cumulative ones the difference
+ * from the point before (the point itself after a reset, or for the first).
+ */
+function intervals(points: readonly HistogramPoint[], cumulative: boolean): Interval[] {
+  const out: Interval[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const point = points[i]!;
+    const buckets = point.bucket_counts.map(toNumber);
+    const bounds = point.explicit_bounds.map(toNumber);
+    let count = toNumber(point.count);
+    let sum = toNumber(point.sum);
+    const previous = cumulative && i > 0 ? points[i - 1] : undefined;
+    if (
+      previous !== undefined &&
+      previous.start_time_unix_nano === point.start_time_unix_nano &&
+      toNumber(previous.count) <= count &&
+      previous.bucket_counts.length === buckets.length
+    ) {
+      count -= toNumber(previous.count);
+      sum -= toNumber(previous.sum);
+      for (let b = 0; b < buckets.length; b++) buckets[b]! -= toNumber(previous.bucket_counts[b]);
+    } else if (cumulative && i === 0) {
+      // The first cumulative point's counts are since its start, not since the point before: nothing to draw.
+      continue;
+    }
+    out.push({ time: seconds(point.time_unix_nano), count, sum, buckets, bounds });
+  }
+  return out;
+}
+
+export function histogramCounts(points: readonly HistogramPoint[], cumulative: boolean): Line {
+  const list = intervals(points, cumulative);
+  return { times: list.map((i) => i.time), values: list.map((i) => i.count) };
+}
+
+export function histogramMeans(points: readonly HistogramPoint[], cumulative: boolean): Line {
+  const list = intervals(points, cumulative);
+  return { times: list.map((i) => i.time), values: list.map((i) => (i.count > 0 ? finite(i.sum / i.count) : null)) };
+}
+
+/**
+ * The q-quantile (0 ≤ q ≤ 1) of a histogram's buckets, as Prometheus's histogram_quantile estimates
+ * it: linear within the bucket it falls in; the first bucket's lower end is 0 when its upper bound
+ * is positive; a quantile in the last (+Inf) bucket is the highest finite bound.
+ */
+export function bucketQuantile(q: number, buckets: readonly number[], bounds: readonly number[]): number | null {
+  const total = buckets.reduce((a, b) => a + b, 0);
+  if (total <= 0 || buckets.length !== bounds.length + 1 || !(q >= 0 && q <= 1)) return null;
+  const rank = q * total;
+  let below = 0;
+  for (let b = 0; b < buckets.length; b++) {
+    const inBucket = buckets[b]!;
+    if (below + inBucket >= rank && inBucket > 0) {
+      if (b === bounds.length) return bounds.length > 0 ? bounds[bounds.length - 1]! : null;
+      const upper = bounds[b]!;
+      const lower = b === 0 ? (upper > 0 ? 0 : upper) : bounds[b - 1]!;
+      return lower + (upper - lower) * ((rank - below) / inBucket);
+    }
+    below += inBucket;
+  }
+  return bounds.length > 0 ? bounds[bounds.length - 1]! : null;
+}
+
+export function histogramQuantiles(points: readonly HistogramPoint[], cumulative: boolean, q: number): Line {
+  const list = intervals(points, cumulative);
+  return { times: list.map((i) => i.time), values: list.map((i) => bucketQuantile(q, i.buckets, i.bounds)) };
+}
+
+/** An OTLP unit (UCUM) as an axis shows it: `ms`, `By` → bytes, `1` → none, `{request}` → request. */
+export function unitLabel(unit: string): string {
+  if (unit === '' || unit === '1') return '';
+  const named: Record<string, string> = { By: 'bytes', KiBy: 'KiB', MiBy: 'MiB', GiBy: 'GiB', s: 's', ms: 'ms', us: 'µs', ns: 'ns', '%': '%' };
+  if (named[unit] !== undefined) return named[unit];
+  return unit.replace(/\{([^}]*)\}/g, '$1');
+}
