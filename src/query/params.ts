@@ -1,10 +1,13 @@
 // The filters of the read API and of `otelgate query`, checked once for both: a bad one is an
 // error naming the parameter (400 on the API; a message and exit 2 on the command line).
+import { parseDuration } from '../config/duration.js';
 import type { Signal } from '../model/signal.js';
 import { severityNumber } from '../simple/levels.js';
 import { parseTimestamp } from '../simple/time.js';
 
+/** A query of stored rows: /api/v1/query/logs, /spans, /metrics. */
 export interface Query {
+  kind: 'rows';
   signal: Signal;
   /** Inclusive, nanoseconds since the epoch. */
   from?: bigint;
@@ -72,19 +75,26 @@ function severity(name: string, text: string): number {
 }
 
 /**
- * Parameters (name → value, in order) → a Query. `shown` renders a parameter's name as its caller
- * spells it (the command line writes --severity-min for severity_min).
+ * Each parameter given, in order, checked against the path's `known` ones: known, given once, not
+ * empty; `take` reads its value. `shown` renders a parameter's name as its caller spells it (the
+ * command line writes --severity-min for severity_min).
  */
-export function parseQuery(signal: Signal, entries: Iterable<[string, string]>, shown: (name: string) => string = (n) => n): Query {
-  const known = PARAMETERS[signal];
+function eachParameter(known: readonly string[], entries: Iterable<[string, string]>, shown: (name: string) => string, take: (name: string, label: string, value: string) => void): void {
   const seen = new Set<string>();
-  const query: Query = { signal, limit: DEFAULT_LIMIT };
   for (const [name, value] of entries) {
     const label = shown(name);
     if (!known.includes(name)) throw new QueryError(name, `unknown parameter ${label}; known here: ${known.map(shown).join(', ')}`);
     if (seen.has(name)) throw new QueryError(name, `${label} is given more than once`);
     seen.add(name);
     if (value === '') throw new QueryError(name, `${label} is empty`);
+    take(name, label, value);
+  }
+}
+
+/** Parameters (name → value, in order) → a Query. */
+export function parseQuery(signal: Signal, entries: Iterable<[string, string]>, shown: (name: string) => string = (n) => n): Query {
+  const query: Query = { kind: 'rows', signal, limit: DEFAULT_LIMIT };
+  eachParameter(PARAMETERS[signal], entries, shown, (name, label, value) => {
     switch (name) {
       case 'from':
         query.from = time(label, value);
@@ -111,9 +121,260 @@ export function parseQuery(signal: Signal, entries: Iterable<[string, string]>, 
         query.name = value;
         break;
     }
-  }
+  });
   if (query.from !== undefined && query.to !== undefined && query.from >= query.to) {
     throw new QueryError('to', `${shown('to')} must be after ${shown('from')}`);
   }
   return query;
+}
+
+// ---- the aggregate paths, for the web viewer: counts, summaries, series ----
+
+/** The read API's aggregate paths: /api/v1/query/log_counts, ... */
+const VIEWS = ['log_counts', 'trace_summaries', 'metric_names', 'metric_series', 'error_groups'] as const;
+export type View = (typeof VIEWS)[number];
+
+const isView = (path: string): path is View => (VIEWS as readonly string[]).includes(path);
+
+/** Every path of the read API after /api/v1/query/, in the order its 404 lists them. */
+export const QUERY_PATHS: readonly string[] = [...QUERY_SIGNALS.keys(), ...VIEWS];
+
+/** An aggregate's time range, always bounded: `to` defaults to now, `from` to an hour before `to`. */
+interface Window {
+  /** Inclusive, nanoseconds since the epoch. */
+  from: bigint;
+  /** Exclusive. */
+  to: bigint;
+  service?: string;
+}
+
+export interface LogCountsQuery extends Window {
+  kind: 'log_counts';
+  /** Bucket width in nanoseconds: buckets start at from + k × step. */
+  step: bigint;
+  severityMin?: number;
+  traceId?: string;
+  q?: string;
+}
+
+export interface TraceSummariesQuery extends Window {
+  kind: 'trace_summaries';
+  /** The root span's name. */
+  name?: string;
+  /** Nanoseconds. */
+  minDuration?: bigint;
+  /** Only traces with a span whose status is error. */
+  errors: boolean;
+  limit: number;
+}
+
+export interface MetricNamesQuery extends Window {
+  kind: 'metric_names';
+  limit: number;
+}
+
+/** One attribute a series must have: a key, the JSON type of its value, and the value for the types that have more than one. */
+export type AttributeMatch =
+  | { key: string; type: 'text'; value: string }
+  | { key: string; type: 'number'; value: number }
+  /** The value's JSON text: arrays and maps match by their text. */
+  | { key: string; type: 'array' | 'object'; value: string }
+  | { key: string; type: 'true' | 'false' | 'null' };
+
+export interface MetricSeriesQuery extends Window {
+  kind: 'metric_series';
+  name: string;
+  attributes: AttributeMatch[];
+  /** Series. */
+  limit: number;
+  /** Per series, the newest kept. */
+  maxPoints: number;
+}
+
+export interface ErrorGroupsQuery extends Window {
+  kind: 'error_groups';
+  step: bigint;
+  limit: number;
+}
+
+export type ViewQuery = LogCountsQuery | TraceSummariesQuery | MetricNamesQuery | MetricSeriesQuery | ErrorGroupsQuery;
+/** What a Reader answers: rows, or an aggregate of them. */
+export type ReadQuery = Query | ViewQuery;
+
+const VIEW_PARAMETERS: Record<View, readonly string[]> = {
+  log_counts: ['from', 'to', 'service', 'step', 'severity_min', 'trace_id', 'q'],
+  trace_summaries: [...COMMON, 'name', 'min_duration', 'errors'],
+  metric_names: COMMON,
+  metric_series: [...COMMON, 'name', 'attributes', 'max_points'],
+  error_groups: [...COMMON, 'step'],
+};
+
+/** The paths with a `limit` (log_counts has none: step bounds its buckets), and its default and largest there. */
+type Limited = Exclude<View, 'log_counts'>;
+const VIEW_LIMITS: Record<Limited, { initial: number; max: number }> = {
+  trace_summaries: { initial: 100, max: 1000 },
+  metric_names: { initial: 1000, max: 10_000 },
+  metric_series: { initial: 100, max: 1000 },
+  error_groups: { initial: 100, max: 1000 },
+};
+
+const SECOND = 1_000_000_000n;
+const HOUR = 3600n * SECOND;
+/** The longest range an aggregate reads: each one reads every row of its range. */
+const MAX_RANGE = 31n * 24n * HOUR;
+const MAX_BUCKETS = 1000n;
+const DEFAULT_BUCKETS = 60n;
+const DEFAULT_MAX_POINTS = 1000;
+const MAX_POINTS = 10_000;
+
+/** Nanoseconds of a duration as Go writes it (250ms, 1.5s, 1m), or of digits alone, as times are given. */
+function duration(name: string, text: string, examples: string, min: bigint): bigint {
+  let ns: bigint | undefined;
+  if (/^\d+$/.test(text)) {
+    ns = BigInt(text);
+  } else {
+    const ms = parseDuration(text);
+    // Hundreds of digits make Infinity, which no BigInt holds.
+    if (ms !== undefined && Number.isFinite(ms)) ns = BigInt(Math.round(ms * 1e6));
+  }
+  if (ns === undefined || ns < min || ns >= 2n ** 63n) {
+    throw new QueryError(name, `${name} must be a duration${min > 0n ? ' of more than 0' : ''} (${examples}) or nanoseconds; got "${text}"`);
+  }
+  return ns;
+}
+
+function bool(name: string, text: string): boolean {
+  if (text !== 'true' && text !== 'false') throw new QueryError(name, `${name} must be true or false; got "${text}"`);
+  return text === 'true';
+}
+
+function attributeMatches(name: string, text: string): AttributeMatch[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new QueryError(name, `${name} must be a JSON object of attribute values, like {"http.route":"/api"}; got "${text}"`);
+  }
+  return Object.entries(parsed).map(([key, value]: [string, unknown]): AttributeMatch => {
+    if (typeof value === 'string') return { key, type: 'text', value };
+    if (typeof value === 'number') return { key, type: 'number', value };
+    if (value === true || value === false || value === null) return { key, type: String(value) as 'true' | 'false' | 'null' };
+    return { key, type: Array.isArray(value) ? 'array' : 'object', value: JSON.stringify(value) };
+  });
+}
+
+/**
+ * Parameters (name → value, in order) → the query of an aggregate path. `now` (nanoseconds) is the
+ * default `to`; the caller's clock, so that tests can hold it.
+ */
+export function parseView(view: View, entries: Iterable<[string, string]>, now: bigint, shown: (name: string) => string = (n) => n): ViewQuery {
+  const given: {
+    from?: bigint;
+    to?: bigint;
+    service?: string;
+    limit?: number;
+    severityMin?: number;
+    traceId?: string;
+    q?: string;
+    name?: string;
+    step?: string;
+    minDuration?: bigint;
+    errors?: boolean;
+    attributes?: AttributeMatch[];
+    maxPoints?: number;
+  } = {};
+  eachParameter(VIEW_PARAMETERS[view], entries, shown, (name, label, value) => {
+    switch (name) {
+      case 'from':
+        given.from = time(label, value);
+        break;
+      case 'to':
+        given.to = time(label, value);
+        break;
+      case 'service':
+        given.service = value;
+        break;
+      case 'limit':
+        // Only the paths that have a limit know the parameter.
+        given.limit = integer(label, value, 1, VIEW_LIMITS[view as Limited].max);
+        break;
+      case 'severity_min':
+        given.severityMin = severity(label, value);
+        break;
+      case 'trace_id':
+        given.traceId = value;
+        break;
+      case 'q':
+        given.q = value;
+        break;
+      case 'name':
+        given.name = value;
+        break;
+      case 'step':
+        // Checked once the range is known: its smallest is the range / 1000.
+        given.step = value;
+        break;
+      case 'min_duration':
+        given.minDuration = duration(label, value, '250ms, 1.5s', 0n);
+        break;
+      case 'errors':
+        given.errors = bool(label, value);
+        break;
+      case 'attributes':
+        given.attributes = attributeMatches(label, value);
+        break;
+      case 'max_points':
+        given.maxPoints = integer(label, value, 1, MAX_POINTS);
+        break;
+    }
+  });
+  const to = given.to ?? now;
+  const from = given.from ?? (to > HOUR ? to - HOUR : 0n);
+  if (from >= to) {
+    throw given.to === undefined
+      ? new QueryError('from', `${shown('from')} must be before now (the default ${shown('to')})`)
+      : new QueryError('to', `${shown('to')} must be after ${shown('from')}`);
+  }
+  if (to - from > MAX_RANGE) {
+    throw new QueryError('from', `${shown('from')} must be at most 31 days before ${shown('to')}${given.to === undefined ? ' (now, when not given)' : ''}`);
+  }
+  const window = { from, to, service: given.service };
+  const limit = (of: Limited): number => given.limit ?? VIEW_LIMITS[of].initial;
+  switch (view) {
+    case 'log_counts':
+      return { kind: view, ...window, step: step(given.step, to - from, shown), severityMin: given.severityMin, traceId: given.traceId, q: given.q };
+    case 'trace_summaries':
+      return { kind: view, ...window, name: given.name, minDuration: given.minDuration, errors: given.errors ?? false, limit: limit(view) };
+    case 'metric_names':
+      return { kind: view, ...window, limit: limit(view) };
+    case 'metric_series':
+      if (given.name === undefined) throw new QueryError('name', `${shown('name')} is required here: the exact name of the metric whose series to read`);
+      return { kind: view, ...window, name: given.name, attributes: given.attributes ?? [], limit: limit(view), maxPoints: given.maxPoints ?? DEFAULT_MAX_POINTS };
+    case 'error_groups':
+      return { kind: view, ...window, step: step(given.step, to - from, shown), limit: limit(view) };
+  }
+}
+
+/** A bucket width: the one given, at most 1,000 buckets in `range`; else the range / 60 rounded up to a whole second. */
+function step(text: string | undefined, range: bigint, shown: (name: string) => string): bigint {
+  if (text === undefined) return ((range + DEFAULT_BUCKETS * SECOND - 1n) / (DEFAULT_BUCKETS * SECOND)) * SECOND;
+  const label = shown('step');
+  const ns = duration(label, text, '30s, 1m, 1h', 1n);
+  const buckets = (range + ns - 1n) / ns;
+  if (buckets > MAX_BUCKETS) {
+    const least = (range + MAX_BUCKETS - 1n) / MAX_BUCKETS;
+    throw new QueryError(label, `${label} ${text} makes ${buckets} buckets of the range from ${shown('from')} to ${shown('to')}, more than ${MAX_BUCKETS}: give a step of at least ${least} ns, or a shorter range`);
+  }
+  return ns;
+}
+
+/** The query of any read API path (one of QUERY_PATHS). */
+export function parseRead(path: string, entries: Iterable<[string, string]>, now: bigint): ReadQuery {
+  const signal = QUERY_SIGNALS.get(path);
+  if (signal !== undefined) return parseQuery(signal, entries);
+  if (isView(path)) return parseView(path, entries, now);
+  throw new RangeError(`not a read API path: ${path}`);
 }

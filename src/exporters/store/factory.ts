@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { durationMs } from '../../config/duration.js';
 import { errorMessage, ShuttingDownError } from '../../errors.js';
-import type { Query } from '../../query/params.js';
+import type { ReadQuery } from '../../query/params.js';
 import type { Reader } from '../../query/reader.js';
 import type { ExporterFactory, Exporter } from '../../runtime/component.js';
 import { storeSchema } from './config.js';
@@ -133,7 +133,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
       consume(batch) {
         return writer === undefined ? Promise.reject(new ShuttingDownError()) : writer.write(batch);
       },
-      read(project: string, query: Query) {
+      read(project: string, query: ReadQuery) {
         return reader === undefined ? Promise.reject(new ShuttingDownError()) : reader.read(project, query);
       },
       retain,

@@ -2,14 +2,15 @@
 // long scan never holds up ingest on the main thread (node:sqlite is synchronous).
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../../errors.js';
-import type { Query } from '../../query/params.js';
+import type { ReadQuery } from '../../query/params.js';
 import { openForReading } from './database.js';
 import { readRows } from './read.js';
+import { readView } from './views.js';
 
 export interface ReadRequest {
   id: number;
   project: string;
-  query: Query;
+  query: ReadQuery;
 }
 
 export type ReadReply = { id: number; rows: string[]; truncated: boolean } | { id: number; error: string } | { ready: true };
@@ -25,7 +26,7 @@ parentPort?.on('message', ({ id, project, query }: ReadRequest) => {
     const rows: string[] = [];
     let bytes = 0;
     let truncated = false;
-    for (const row of readRows(db, project, query)) {
+    for (const row of query.kind === 'rows' ? readRows(db, project, query) : readView(db, project, query)) {
       if (rows.length > 0 && bytes + row.length > maxBytes) {
         truncated = true;
         break;

@@ -1,19 +1,21 @@
 // Queries of the read API → SQL on the store's tables → rows as JSON text, newest first, always
 // within one project. Stored JSON columns are spliced in as they are.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { Signal } from '../../model/signal.js';
 import type { Query } from '../../query/params.js';
 import { doubleJson, intJson } from '../../model/json.js';
 import { TABLES } from './schema.js';
 
 type Value = SQLInputValue | undefined;
-type Row = Record<string, Value>;
+export type Row = Record<string, Value>;
 
-const str = (v: Value): string => JSON.stringify(v ?? '');
-const u64 = (v: Value): string => `"${BigInt.asUintN(64, v as bigint)}"`;
-const int = (v: Value): number => Number(v);
+export const str = (v: Value): string => JSON.stringify(v ?? '');
+export const u64 = (v: Value): string => `"${BigInt.asUintN(64, v as bigint)}"`;
+export const int = (v: Value): number => Number(v);
+const flag = (v: Value): string => (v === 1n ? 'true' : 'false');
 
 /** An id column: bytes as lower-case hex, text as it was stored, NULL as "". */
-function id(v: Value): string {
+export function id(v: Value): string {
   if (v instanceof Uint8Array) return `"${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}"`;
   return str(v);
 }
@@ -25,10 +27,10 @@ function number(v: Value): string {
 
 const HEX_TRACE = /^[0-9a-fA-F]{32}$/;
 
-const LOG_COLUMNS =
+export const LOG_COLUMNS =
   'time_unix_nano, observed_time_unix_nano, severity_number, severity_text, body, attributes, dropped_attributes_count, resource, scope_name, scope_version, service_name, trace_id, span_id, flags, event_name';
 
-function logJson(r: Row): string {
+export function logJson(r: Row): string {
   return (
     `{"time_unix_nano":${u64(r['time_unix_nano'])},"observed_time_unix_nano":${u64(r['observed_time_unix_nano'])},` +
     `"severity_number":${int(r['severity_number'])},"severity_text":${str(r['severity_text'])},"body":${str(r['body'])},` +
@@ -58,11 +60,17 @@ const POINT_COLUMNS =
   'metric_name, description, unit, type, temporality, is_monotonic, time_unix_nano, start_time_unix_nano, value, count, sum, min, max, bucket_counts, ' +
   'explicit_bounds, scale, zero_count, zero_threshold, positive, negative, quantiles, attributes, flags, exemplars, resource, scope_name, scope_version, service_name';
 
-function pointJson(r: Row): string {
-  let out =
-    `{"metric_name":${str(r['metric_name'])},"description":${str(r['description'])},"unit":${str(r['unit'])},"type":${str(r['type'])},` +
-    `"temporality":${int(r['temporality'])},"is_monotonic":${r['is_monotonic'] === 1n ? 'true' : 'false'},` +
-    `"time_unix_nano":${u64(r['time_unix_nano'])},"start_time_unix_nano":${u64(r['start_time_unix_nano'])}`;
+/** A metric's fields, in the order the aggregate paths write them. */
+export function metricJson(r: Row): string {
+  return (
+    `"metric_name":${str(r['metric_name'])},"type":${str(r['type'])},"unit":${str(r['unit'])},"description":${str(r['description'])},` +
+    `"temporality":${int(r['temporality'])},"is_monotonic":${flag(r['is_monotonic'])}`
+  );
+}
+
+/** A data point's times and the value fields of its type: what a series' point is. */
+export function pointValues(r: Row): string {
+  let out = `"time_unix_nano":${u64(r['time_unix_nano'])},"start_time_unix_nano":${u64(r['start_time_unix_nano'])}`;
   switch (r['type']) {
     case 'gauge':
     case 'sum':
@@ -79,8 +87,14 @@ function pointJson(r: Row): string {
       }
       if (r['type'] === 'summary') out += `,"quantiles":${String(r['quantiles'])}`;
   }
+  return out;
+}
+
+function pointJson(r: Row): string {
   return (
-    `${out},"attributes":${String(r['attributes'])},"flags":${int(r['flags'])},"exemplars":${String(r['exemplars'])},` +
+    `{"metric_name":${str(r['metric_name'])},"description":${str(r['description'])},"unit":${str(r['unit'])},"type":${str(r['type'])},` +
+    `"temporality":${int(r['temporality'])},"is_monotonic":${flag(r['is_monotonic'])},${pointValues(r)},` +
+    `"attributes":${String(r['attributes'])},"flags":${int(r['flags'])},"exemplars":${String(r['exemplars'])},` +
     `"resource":${String(r['resource'])},"scope_name":${str(r['scope_name'])},"scope_version":${str(r['scope_version'])},"service_name":${str(r['service_name'])}}`
   );
 }
@@ -91,50 +105,67 @@ const SHAPES = {
   metrics: { columns: POINT_COLUMNS, json: pointJson },
 } as const;
 
+/** What narrows a read, on any table: the row queries' filters, and the aggregates' windows. */
+export interface Filters {
+  from?: bigint;
+  to?: bigint;
+  service?: string;
+  severityMin?: number;
+  traceId?: string;
+  q?: string;
+  /** Spans: the span name; metrics: the metric name. */
+  name?: string;
+}
+
+/**
+ * The WHERE conditions of `filters` on `signal`'s table, always within `project`, with named
+ * parameters ($project, $from, ...: so that a statement around them can add its own by name).
+ * `table` qualifies the columns (`x.`) for a subquery that reads the table again.
+ */
+export function conditions(signal: Signal, project: string, filters: Filters, table = ''): { where: string; params: Record<string, SQLInputValue> } {
+  const time = table + TABLES[signal].time;
+  const where = [`${table}project = $project`];
+  const params: Record<string, SQLInputValue> = { project };
+  if (filters.from !== undefined) {
+    where.push(`${time} >= $from`);
+    params['from'] = filters.from;
+  }
+  if (filters.to !== undefined) {
+    where.push(`${time} < $to`);
+    params['to'] = filters.to;
+  }
+  if (filters.service !== undefined) {
+    where.push(`${table}service_name = $service`);
+    params['service'] = filters.service;
+  }
+  if (filters.severityMin !== undefined) {
+    where.push(`${table}severity_number >= $severity_min`);
+    params['severity_min'] = filters.severityMin;
+  }
+  if (filters.traceId !== undefined) {
+    // A row's trace id is hex, stored as bytes; a simple JSON log's id as it was sent, when that is
+    // not the same hex, is its attribute trace_id (src/simple/decode.ts).
+    const hex = HEX_TRACE.test(filters.traceId);
+    where.push(!hex && signal === 'logs' ? `json_extract(${table}attributes, '$.trace_id') = $trace_id` : `${table}trace_id = $trace_id`);
+    params['trace_id'] = hex ? Buffer.from(filters.traceId, 'hex') : filters.traceId;
+  }
+  if (filters.q !== undefined) {
+    where.push(`instr(${table}body, $q) > 0`);
+    params['q'] = filters.q;
+  }
+  if (filters.name !== undefined) {
+    where.push(`${table}${signal === 'metrics' ? 'metric_name' : 'name'} = $name`);
+    params['name'] = filters.name;
+  }
+  return { where: where.join(' AND '), params };
+}
+
 /** The rows of a query as they are read, so that a caller can stop early or pass each on. */
 export function* readRows(db: DatabaseSync, project: string, query: Query): Generator<string> {
   const { table, time } = TABLES[query.signal];
-  const where = ['project = ?'];
-  const params: SQLInputValue[] = [project];
-  if (query.from !== undefined) {
-    where.push(`${time} >= ?`);
-    params.push(query.from);
-  }
-  if (query.to !== undefined) {
-    where.push(`${time} < ?`);
-    params.push(query.to);
-  }
-  if (query.service !== undefined) {
-    where.push('service_name = ?');
-    params.push(query.service);
-  }
-  if (query.severityMin !== undefined) {
-    where.push('severity_number >= ?');
-    params.push(query.severityMin);
-  }
-  if (query.traceId !== undefined) {
-    // A row's trace id is hex, stored as bytes; a simple JSON log's id as it was sent, when that is
-    // not the same hex, is its attribute trace_id (src/simple/decode.ts).
-    const hex = HEX_TRACE.test(query.traceId);
-    if (hex) {
-      where.push('trace_id = ?');
-      params.push(Buffer.from(query.traceId, 'hex'));
-    } else {
-      where.push(query.signal === 'logs' ? "json_extract(attributes, '$.trace_id') = ?" : 'trace_id = ?');
-      params.push(query.traceId);
-    }
-  }
-  if (query.q !== undefined) {
-    where.push('instr(body, ?) > 0');
-    params.push(query.q);
-  }
-  if (query.name !== undefined) {
-    where.push(query.signal === 'metrics' ? 'metric_name = ?' : 'name = ?');
-    params.push(query.name);
-  }
+  const { where, params } = conditions(query.signal, project, query);
   const shape = SHAPES[query.signal];
-  const statement = db.prepare(`SELECT ${shape.columns} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${time} DESC, rowid DESC LIMIT ?`);
+  const statement = db.prepare(`SELECT ${shape.columns} FROM ${table} WHERE ${where} ORDER BY ${time} DESC, rowid DESC LIMIT $limit`);
   statement.setReadBigInts(true);
-  params.push(query.limit);
-  for (const row of statement.iterate(...params)) yield shape.json(row as Row);
+  for (const row of statement.iterate({ ...params, limit: query.limit })) yield shape.json(row as Row);
 }

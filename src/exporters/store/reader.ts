@@ -3,7 +3,7 @@
 // interrupted from JavaScript) and a new thread takes the next one; reads waiting beyond a bound
 // are refused.
 import { Worker } from 'node:worker_threads';
-import type { Query } from '../../query/params.js';
+import type { ReadQuery } from '../../query/params.js';
 import { ReadRefused, type ReadResult } from '../../query/reader.js';
 import type { ReadReply, ReadRequest } from './read-worker.js';
 
@@ -37,7 +37,7 @@ export class ReaderThread {
     private readonly options: ReaderOptions,
   ) {}
 
-  read(project: string, query: Query): Promise<ReadResult> {
+  read(project: string, query: ReadQuery): Promise<ReadResult> {
     if (this.closed) return Promise.reject(new ReadRefused('otelgate is shutting down', true));
     if (this.queue.length + (this.running === undefined ? 0 : 1) >= this.options.maxQueued) {
       return Promise.reject(new ReadRefused(`${this.options.maxQueued} reads are already under way; retry shortly`, true));

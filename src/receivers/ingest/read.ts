@@ -1,10 +1,11 @@
-// The read API on the ingest listener: GET /api/v1/query/{logs,spans,metrics}, authenticated by
-// the same keys and answering only the key's project. Unlike ingest, a bad parameter is a 400
-// naming it: a read loses no data, and the caller needs to know what to fix.
+// The read API on the ingest listener: GET /api/v1/query/{logs,spans,metrics} and the aggregate
+// paths of the web viewer (log_counts, ...), authenticated by the same keys and answering only the
+// key's project. Unlike ingest, a bad parameter is a 400 naming it: a read loses no data, and the
+// caller needs to know what to fix.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../../auth/authenticator.js';
-import { parseQuery, QUERY_SIGNALS, QueryError } from '../../query/params.js';
+import { parseRead, QUERY_PATHS, QueryError, type ReadQuery } from '../../query/params.js';
 import { ReadRefused, type Reader, type ReadResult } from '../../query/reader.js';
 import { send } from '../helper/send.js';
 import { MESSAGES, sendMessage } from './respond.js';
@@ -16,14 +17,29 @@ export interface ReadOptions {
   reader: () => Reader | undefined;
   authenticator: () => Authenticator;
   logger: Logger;
+  /** Nanoseconds since the epoch: the aggregates' default `to`. The wall clock unless a test holds it. */
+  now?: () => bigint;
+}
+
+const wallClock = (): bigint => BigInt(Date.now()) * 1_000_000n;
+
+/** The members an aggregate's answer has before its rows: the range read, and the buckets' width where it has buckets. */
+function head(query: ReadQuery): string {
+  switch (query.kind) {
+    case 'log_counts':
+    case 'error_groups':
+      return `"step_nano":"${query.step}","from":"${query.from}","to":"${query.to}",`;
+    default:
+      return '';
+  }
 }
 
 export function readHandler(options: ReadOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://otelgate');
-    const signal = QUERY_SIGNALS.get(url.pathname.slice(READ_PREFIX.length));
-    if (signal === undefined) {
-      sendMessage(res, 404, `Not found. The read API serves GET ${[...QUERY_SIGNALS.keys()].map((name) => READ_PREFIX + name).join(', ')}.`);
+    const path = url.pathname.slice(READ_PREFIX.length);
+    if (!QUERY_PATHS.includes(path)) {
+      sendMessage(res, 404, `Not found. The read API serves GET ${QUERY_PATHS.map((name) => READ_PREFIX + name).join(', ')}.`);
       return;
     }
     if (req.method !== 'GET') {
@@ -41,9 +57,11 @@ export function readHandler(options: ReadOptions): (req: IncomingMessage, res: S
       sendMessage(res, 401, MESSAGES.unauthorized);
       return;
     }
+    let query: ReadQuery;
     let result: ReadResult;
     try {
-      result = await reader.read(principal.project, parseQuery(signal, url.searchParams));
+      query = parseRead(path, url.searchParams, (options.now ?? wallClock)());
+      result = await reader.read(principal.project, query);
     } catch (error) {
       if (error instanceof QueryError) {
         sendMessage(res, 400, error.message);
@@ -58,6 +76,6 @@ export function readHandler(options: ReadOptions): (req: IncomingMessage, res: S
       return;
     }
     const rows = result.rows.join(',');
-    send(res, 200, 'application/json', result.truncated ? `{"rows":[${rows}],"truncated":true}` : `{"rows":[${rows}]}`);
+    send(res, 200, 'application/json', result.truncated ? `{${head(query)}"rows":[${rows}],"truncated":true}` : `{${head(query)}"rows":[${rows}]}`);
   };
 }

@@ -825,6 +825,10 @@ describe('400 for a bad parameter, naming it', () => {
   });
 });
 
+const NOT_FOUND =
+  'Not found. The read API serves GET /api/v1/query/logs, /api/v1/query/spans, /api/v1/query/metrics, /api/v1/query/log_counts, /api/v1/query/trace_summaries, ' +
+  '/api/v1/query/metric_names, /api/v1/query/metric_series, /api/v1/query/error_groups.';
+
 describe('401, 404, 405', () => {
   it.each(['logs', 'spans', 'metrics'])('%s: 401 {"message":"API key invalid."} without a key, with a wrong key, and before any parameter check', async (what) => {
     const wrongSecret = `${(gw.keys['a'] as string).slice(0, -4)}XXXX`;
@@ -847,7 +851,7 @@ describe('401, 404, 405', () => {
     const response = await raw(path, { headers: bearer() });
     expect([response.status, JSON.parse(response.text)]).toEqual([
       404,
-      { message: 'Not found. The read API serves GET /api/v1/query/logs, /api/v1/query/spans, /api/v1/query/metrics.' },
+      { message: NOT_FOUND },
     ]);
   });
 
@@ -856,7 +860,7 @@ describe('401, 404, 405', () => {
     const response = await raw(`/api/v1/query/${name}`, { headers: bearer() });
     expect([response.status, JSON.parse(response.text)]).toEqual([
       404,
-      { message: 'Not found. The read API serves GET /api/v1/query/logs, /api/v1/query/spans, /api/v1/query/metrics.' },
+      { message: NOT_FOUND },
     ]);
   });
 });
