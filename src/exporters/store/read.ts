@@ -146,6 +146,10 @@ export function conditions(signal: Signal, project: string, filters: Filters, ta
     // A row's trace id is hex, stored as bytes; a simple JSON log's id as it was sent, when that is
     // not the same hex, is its attribute trace_id (src/simple/decode.ts).
     const hex = HEX_TRACE.test(filters.traceId);
+    // A trace's spans are a handful found by the trace-id index; left to itself, SQLite walks the
+    // (project, start) index for the order instead, the whole range (0.5 s on a million spans).
+    // `+` keeps it from using the project term for an index.
+    if (hex && signal === 'traces') where[0] = `+${table}project = $project`;
     where.push(!hex && signal === 'logs' ? `json_extract(${table}attributes, '$.trace_id') = $trace_id` : `${table}trace_id = $trace_id`);
     params['trace_id'] = hex ? Buffer.from(filters.traceId, 'hex') : filters.traceId;
   }
@@ -160,12 +164,18 @@ export function conditions(signal: Signal, project: string, filters: Filters, ta
   return { where: where.join(' AND '), params };
 }
 
-/** The rows of a query as they are read, so that a caller can stop early or pass each on. */
-export function* readRows(db: DatabaseSync, project: string, query: Query): Generator<string> {
+/** The SQL of a row query and its parameters (apart, so that its query plan can be looked at). */
+export function rowsStatement(project: string, query: Query): { sql: string; params: Record<string, SQLInputValue> } {
   const { table, time } = TABLES[query.signal];
   const { where, params } = conditions(query.signal, project, query);
+  return { sql: `SELECT ${SHAPES[query.signal].columns} FROM ${table} WHERE ${where} ORDER BY ${time} DESC, rowid DESC LIMIT $limit`, params: { ...params, limit: query.limit } };
+}
+
+/** The rows of a query as they are read, so that a caller can stop early or pass each on. */
+export function* readRows(db: DatabaseSync, project: string, query: Query): Generator<string> {
+  const { sql, params } = rowsStatement(project, query);
   const shape = SHAPES[query.signal];
-  const statement = db.prepare(`SELECT ${shape.columns} FROM ${table} WHERE ${where} ORDER BY ${time} DESC, rowid DESC LIMIT $limit`);
+  const statement = db.prepare(sql);
   statement.setReadBigInts(true);
-  for (const row of statement.iterate({ ...params, limit: query.limit })) yield shape.json(row as Row);
+  for (const row of statement.iterate(params)) yield shape.json(row as Row);
 }
