@@ -1,7 +1,8 @@
 // The data the viewer's end-to-end tests browse (test/helpers/viewer.ts sends it): logs of every
 // severity band from two services, a trace of four spans three levels deep across both services
-// with one error span (and a one-span trace beside it), a gauge, a monotonic cumulative sum in two
-// series and a histogram, and three Sentry error events in two groups; one log in another project.
+// with one error span (its spans with attributes, events, and a link to the one-span trace beside
+// it), a gauge, a monotonic cumulative sum in two series and a histogram, and three Sentry error
+// events in two groups; one log in another project.
 // Times are milliseconds before the moment the data is sent (`agoMs`), all within the last ten
 // minutes, so that every view's default range shows them; tests assert these exact values.
 import { envelope } from './sentry.js';
@@ -35,9 +36,41 @@ export interface DatasetSpan {
   status: { code: number; message?: string };
   /** Nesting: 1 for the root. */
   depth: number;
+  /** As OTLP JSON sends them: strings, and integers as numbers. */
+  attributes?: Record<string, string | number>;
+  events?: readonly DatasetSpanEvent[];
+  links?: readonly DatasetSpanLink[];
 }
 
-export const ROOT_SPAN: DatasetSpan = { spanId: 'b7ad6b7169203331', parentSpanId: '', name: 'GET /checkout', service: WEB, kind: 2, startAgoMs: TRACE_AGO, endAgoMs: TRACE_AGO - 400, status: { code: 0 }, depth: 1 };
+export interface DatasetSpanEvent {
+  name: string;
+  agoMs: number;
+  attributes?: Record<string, string | number>;
+}
+
+export interface DatasetSpanLink {
+  traceId: string;
+  spanId: string;
+  traceState?: string;
+  attributes?: Record<string, string | number>;
+}
+
+/** A second trace, of one span, with no error: quick and ok. */
+export const HEALTH_TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
+export const HEALTH_SPAN: DatasetSpan = { spanId: 'e457b5a2e4d86bd1', parentSpanId: '', name: 'GET /health', service: WEB, kind: 2, startAgoMs: 90_000, endAgoMs: 89_995, status: { code: 1 }, depth: 1 };
+
+export const ROOT_SPAN: DatasetSpan = {
+  spanId: 'b7ad6b7169203331',
+  parentSpanId: '',
+  name: 'GET /checkout',
+  service: WEB,
+  kind: 2,
+  startAgoMs: TRACE_AGO,
+  endAgoMs: TRACE_AGO - 400,
+  status: { code: 0 },
+  depth: 1,
+  attributes: { 'http.request.method': 'GET', 'http.route': '/checkout', 'http.response.status_code': 402 },
+};
 export const CLIENT_SPAN: DatasetSpan = {
   spanId: '00f067aa0ba902b7',
   parentSpanId: ROOT_SPAN.spanId,
@@ -59,6 +92,11 @@ export const ERROR_SPAN: DatasetSpan = {
   endAgoMs: TRACE_AGO - 340,
   status: { code: 2, message: 'card declined' },
   depth: 3,
+  attributes: { 'payment.method': 'card', 'payment.amount_cents': 4999 },
+  events: [
+    { name: 'card.authorize', agoMs: TRACE_AGO - 70, attributes: { attempt: 1 } },
+    { name: 'card.declined', agoMs: TRACE_AGO - 250, attributes: { 'decline.code': 'insufficient_funds', attempt: 1 } },
+  ],
 };
 export const RENDER_SPAN: DatasetSpan = {
   spanId: '8a3c60f7d188f8fa',
@@ -70,6 +108,8 @@ export const RENDER_SPAN: DatasetSpan = {
   endAgoMs: TRACE_AGO - 395,
   status: { code: 0 },
   depth: 2,
+  // To the other trace, so that a link leads somewhere stored.
+  links: [{ traceId: HEALTH_TRACE_ID, spanId: HEALTH_SPAN.spanId, traceState: 'shop=1', attributes: { 'link.reason': 'template warmed by' } }],
 };
 /** The trace's spans, parents before children. */
 export const TRACE_SPANS = [ROOT_SPAN, CLIENT_SPAN, ERROR_SPAN, RENDER_SPAN] as const;
@@ -85,10 +125,6 @@ export const TRACE = {
   durationMs: 400,
   depth: 3,
 } as const;
-
-/** A second trace, of one span, with no error: quick and ok. */
-export const HEALTH_TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
-export const HEALTH_SPAN: DatasetSpan = { spanId: 'e457b5a2e4d86bd1', parentSpanId: '', name: 'GET /health', service: WEB, kind: 2, startAgoMs: 90_000, endAgoMs: 89_995, status: { code: 1 }, depth: 1 };
 
 // ---- logs ----
 
@@ -255,6 +291,9 @@ function span(now: number, traceId: string, s: DatasetSpan) {
     startTimeUnixNano: nanosAt(now, s.startAgoMs),
     endTimeUnixNano: nanosAt(now, s.endAgoMs),
     status: s.status,
+    attributes: attributesOf(s.attributes),
+    events: (s.events ?? []).map((e) => ({ timeUnixNano: nanosAt(now, e.agoMs), name: e.name, attributes: attributesOf(e.attributes) })),
+    links: (s.links ?? []).map((l) => ({ traceId: l.traceId, spanId: l.spanId, ...(l.traceState === undefined ? {} : { traceState: l.traceState }), attributes: attributesOf(l.attributes) })),
   };
 }
 

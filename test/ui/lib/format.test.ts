@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatTime, severityBand } from '../../../ui/src/lib/format.js';
-import { rangeFromParams, rangeToParams, resolveRange } from '../../../ui/src/lib/range.js';
+import { formatDuration, formatTime, severityBand, spanKindName, spanStatusName } from '../../../ui/src/lib/format.js';
+import { localInputToNanos, nanosToLocalInput, rangeFromParams, rangeToParams, resolveRange } from '../../../ui/src/lib/range.js';
 
 describe('format', () => {
   it('writes a nanosecond time to the millisecond in the zone (UTC under vitest), none for 0', () => {
@@ -37,6 +37,11 @@ describe('format', () => {
       'unspecified',
     ]);
   });
+
+  it('names span kinds and status codes, and shows a number OTLP does not define as itself', () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map(spanKindName)).toEqual(['unspecified', 'internal', 'server', 'client', 'producer', 'consumer', 'kind 6']);
+    expect([0, 1, 2, 3].map(spanStatusName)).toEqual(['unset', 'ok', 'error', 'status 3']);
+  });
 });
 
 describe('range', () => {
@@ -57,5 +62,16 @@ describe('range', () => {
     expect(params.toString()).toBe('service=web');
     rangeToParams({ from: '3', to: '4' }, params);
     expect(params.toString()).toBe('service=web&from=3&to=4');
+  });
+
+  it('converts nanoseconds to a datetime-local value in the zone (UTC under vitest), in its normal form, and back, to the millisecond', () => {
+    expect(nanosToLocalInput('1800000000123456789')).toBe('2027-01-15T08:00:00.123');
+    expect(['1800000000120000000', '1800000007000000000', '1800000060000000000'].map(nanosToLocalInput)).toEqual(['2027-01-15T08:00:00.12', '2027-01-15T08:00:07', '2027-01-15T08:01']);
+    expect(localInputToNanos('2027-01-15T08:00:00.123')).toBe('1800000000123000000');
+    expect(localInputToNanos('2027-01-15T08:00:07')).toBe('1800000007000000000');
+    expect(localInputToNanos('2027-01-15T08:01')).toBe('1800000060000000000');
+    expect(localInputToNanos('2027-01-15T08:00:00.5')).toBe('1800000000500000000');
+    expect(localInputToNanos('0050-03-01T00:00')).toBe(String(BigInt(Date.parse('0050-03-01T00:00:00Z')) * 1_000_000n));
+    expect(['', '2027-01-15', '2027-01-15 08:00', 'now', '2027-01-15T08:00:00.1234'].map(localInputToNanos)).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 });

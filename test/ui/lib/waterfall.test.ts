@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { waterfall, type WaterfallSpan } from '../../../ui/src/lib/waterfall.js';
+import { axisTicks, waterfall, type WaterfallSpan } from '../../../ui/src/lib/waterfall.js';
 
 const T = 1_800_000_000_000_000_000n;
 const span = (span_id: string, parent_span_id: string, startMs: number, endMs: number): WaterfallSpan & { name: string } => ({
@@ -50,5 +50,19 @@ describe('waterfall', () => {
     expect(waterfall([a, b]).rows.map((r) => r.span.span_id)).toEqual(['b', 'a']);
     expect(waterfall([a, b]).durationNano).toBe(9n);
     expect(waterfall([])).toEqual({ rows: [], startNano: 0n, durationNano: 0n });
+  });
+
+  it('marks the time axis at a round step, at most five steps, from 0 up to the duration', () => {
+    const ticks = (ns: bigint) => axisTicks(ns).map((t) => [t.atNano, t.fraction]);
+    expect(ticks(400_000_000n)).toEqual([0n, 1n, 2n, 3n, 4n].map((i) => [i * 100_000_000n, Number(i) / 4]));
+    expect(ticks(5_000_000n)).toEqual([0n, 1n, 2n, 3n, 4n, 5n].map((i) => [i * 1_000_000n, Number(i) / 5]));
+    expect(ticks(7n)).toEqual([[0n, 0], [2n, 2 / 7], [4n, 4 / 7], [6n, 6 / 7]]);
+    expect(ticks(1_000_000_001n)).toEqual([
+      [0n, 0],
+      [500_000_000n, 500_000_000 / 1_000_000_001],
+      [1_000_000_000n, 1_000_000_000 / 1_000_000_001],
+    ]);
+    expect(ticks(0n)).toEqual([[0n, 0]]);
+    expect(axisTicks(90n, 3).map((t) => t.atNano)).toEqual([0n, 50n]);
   });
 });

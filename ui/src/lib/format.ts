@@ -39,3 +39,17 @@ export function severityBand(n: number): SeverityBand {
   if (!(n >= 1 && n <= 24)) return 'unspecified';
   return SEVERITY_BANDS[Math.ceil(n / 4)]!;
 }
+
+const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'] as const;
+
+/** OTLP's SpanKind number as its name; a number OTLP does not define is shown as itself. */
+export function spanKindName(kind: number): string {
+  return SPAN_KINDS[kind] ?? `kind ${kind}`;
+}
+
+const STATUS_CODES = ['unset', 'ok', 'error'] as const;
+
+/** A span's status_code as its name: 0 unset, 1 ok, 2 error. */
+export function spanStatusName(code: number): string {
+  return STATUS_CODES[code] ?? `status ${code}`;
+}

@@ -39,3 +39,34 @@ export function rangeToParams(range: Range, params: URLSearchParams): void {
   params.set('from', range.from);
   params.set('to', range.to);
 }
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/**
+ * Nanoseconds → the value of a datetime-local input, in the browser's local time to the
+ * millisecond, in the browser's own normal form (no zero seconds or milliseconds, no trailing zeros),
+ * so that the input keeps it as given.
+ */
+export function nanosToLocalInput(ns: string): string {
+  const d = new Date(Number(BigInt(ns) / 1_000_000n));
+  const minutes = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  if (d.getSeconds() === 0 && d.getMilliseconds() === 0) return minutes;
+  const seconds = `${minutes}:${pad(d.getSeconds())}`;
+  return d.getMilliseconds() === 0 ? seconds : `${seconds}.${pad(d.getMilliseconds(), 3).replace(/0+$/, '')}`;
+}
+
+/**
+ * A datetime-local input's value (local time; seconds and milliseconds optional) → nanoseconds;
+ * undefined for anything else, an incomplete entry included.
+ */
+export function localInputToNanos(value: string): string | undefined {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(value);
+  if (parts === null) return undefined;
+  const [, year, month, day, hours, minutes, seconds = '0', fraction = '0'] = parts;
+  // Date's constructor would take a year below 100 as 19xx.
+  const d = new Date(0);
+  d.setFullYear(Number(year), Number(month) - 1, Number(day));
+  d.setHours(Number(hours), Number(minutes), Number(seconds), Number(fraction.padEnd(3, '0')));
+  const ms = d.getTime();
+  return Number.isNaN(ms) ? undefined : String(BigInt(ms) * 1_000_000n);
+}

@@ -82,3 +82,31 @@ export function waterfall<S extends WaterfallSpan>(spans: readonly S[]): Waterfa
   for (const span of rest) place(span, 0);
   return { rows, startNano: start, durationNano: duration };
 }
+
+export interface Tick {
+  /** From the trace's start. */
+  atNano: bigint;
+  /** Where it falls, from 0 to 1 of the trace's duration. */
+  fraction: number;
+}
+
+/**
+ * The time axis of a waterfall: ticks from 0 at a round step (1, 2 or 5 times a power of ten
+ * nanoseconds), at most `most` steps in all, up to the trace's duration.
+ */
+export function axisTicks(durationNano: bigint, most = 5): Tick[] {
+  if (durationNano <= 0n) return [{ atNano: 0n, fraction: 0 }];
+  const wanted = (durationNano + BigInt(most) - 1n) / BigInt(most);
+  let step = 0n;
+  for (let power = 1n; step === 0n; power *= 10n) {
+    for (const m of [1n, 2n, 5n]) {
+      if (m * power >= wanted) {
+        step = m * power;
+        break;
+      }
+    }
+  }
+  const ticks: Tick[] = [];
+  for (let at = 0n; at <= durationNano; at += step) ticks.push({ atNano: at, fraction: Number(at) / Number(durationNano) });
+  return ticks;
+}

@@ -1,0 +1,39 @@
+// Attributes (of a span, an event, a link, a resource) as a table of key and value, keys sorted so
+// that a key is found where one looks for it. A string is shown as itself, any other value (number,
+// boolean, array, map) as its JSON text.
+//
+// data-testid: the table takes the one it is given; each row is `attribute`, with `attribute-key`
+// and `attribute-value` cells.
+import type { AttributeValue, Attributes } from '../rows';
+
+export function attributeText(value: AttributeValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export function AttributeTable(props: { attributes: Attributes; dropped?: number; testid: string; label: string }) {
+  const keys = Object.keys(props.attributes).sort();
+  const dropped = props.dropped ?? 0;
+  return (
+    <>
+      {keys.length === 0 ? (
+        <p class="muted" data-testid={props.testid}>
+          None.
+        </p>
+      ) : (
+        <table class="attributes" data-testid={props.testid} aria-label={props.label}>
+          <tbody>
+            {keys.map((key) => (
+              <tr key={key} data-testid="attribute">
+                <th scope="row" data-testid="attribute-key">
+                  {key}
+                </th>
+                <td data-testid="attribute-value">{attributeText(props.attributes[key] ?? null)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {dropped > 0 && <p class="muted">{dropped === 1 ? '1 more was dropped by the sender.' : `${dropped} more were dropped by the sender.`}</p>}
+    </>
+  );
+}
