@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatTime, severityBand, spanKindName, spanStatusName } from '../../../ui/src/lib/format.js';
+import { formatDuration, formatNumber, formatTime, severityBand, spanKindName, spanStatusName } from '../../../ui/src/lib/format.js';
 import { localInputToNanos, nanosToLocalInput, rangeFromParams, rangeToParams, resolveRange } from '../../../ui/src/lib/range.js';
 
 describe('format', () => {
@@ -41,6 +41,20 @@ describe('format', () => {
   it('names span kinds and status codes, and shows a number OTLP does not define as itself', () => {
     expect([0, 1, 2, 3, 4, 5, 6].map(spanKindName)).toEqual(['unspecified', 'internal', 'server', 'client', 'producer', 'consumer', 'kind 6']);
     expect([0, 1, 2, 3].map(spanStatusName)).toEqual(['unset', 'ok', 'error', 'status 3']);
+  });
+
+  it('writes a measured number: an integer in full, 3 decimals from 1 up, 6 significant digits below, nothing for none', () => {
+    expect([57_671_680, 118.366666, 0.25, 2 / 60, -1.5, 1e-7, Number.POSITIVE_INFINITY, 0].map(formatNumber)).toEqual([
+      '57671680',
+      '118.367',
+      '0.25',
+      '0.0333333',
+      '-1.5',
+      '1e-7',
+      'Infinity',
+      '0',
+    ]);
+    expect([null, undefined, Number.NaN].map(formatNumber)).toEqual(['', '', '']);
   });
 });
 

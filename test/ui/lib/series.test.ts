@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketQuantile, histogramCounts, histogramMeans, histogramQuantiles, rates, unitLabel, values, type HistogramPoint } from '../../../ui/src/lib/series.js';
+import { bucketQuantile, hasQuantile, histogramCounts, histogramMeans, histogramQuantiles, rates, summaryQuantiles, unitLabel, values, withoutBuckets, type HistogramPoint } from '../../../ui/src/lib/series.js';
 
 const S = 1_800_000_000; // seconds
 const ns = (s: number): string => String(BigInt(S + s) * 1_000_000_000n);
@@ -16,6 +16,12 @@ describe('values and rates', () => {
   it('turns a cumulative counter into per-second rates, counting a reset from zero at its new start', () => {
     const line = rates([point(10, 100), point(20, 150), point(30, 150), point(40, 20, 35), point(50, 40, 35)]);
     expect(line).toEqual({ times: [S + 20, S + 30, S + 40, S + 50], values: [5, 0, 4, 2] });
+  });
+
+  it('takes the elapsed time from the nanoseconds, not from epoch seconds as doubles, whose difference is off', () => {
+    const at = (ms: number, value: number) => ({ time_unix_nano: String(BigInt(ms) * 1_000_000n), start_time_unix_nano: '0', value });
+    const t0 = 1_764_000_123_457;
+    expect(rates([at(t0, 5), at(t0 + 61_234, 7), at(t0 + 61_235, 12)]).values).toEqual([2 / 61.234, 5 / 0.001]);
   });
 
   it('treats a counter that fell without a new start as a reset', () => {
@@ -50,6 +56,24 @@ describe('histograms', () => {
     expect(histogramQuantiles(cumulative, true, 0.5).values).toEqual([55, 550]);
     expect(histogramCounts(cumulative, false).values).toEqual([4, 14, 2]);
     expect(histogramMeans([hist(10, 0, 0, [0, 0, 0, 0])], false).values).toEqual([null]);
+  });
+});
+
+describe('summaries and points without buckets', () => {
+  const summary = (t: number, count: number, quantiles: { quantile: number; value: number | string }[]) => ({ time_unix_nano: ns(t), start_time_unix_nano: ns(0), count, sum: count, quantiles });
+
+  it('takes a summary’s quantile from each point, null where a point has none, and says whether any has it', () => {
+    const points = [summary(10, 1, [{ quantile: 0.5, value: 3 }]), summary(20, 2, [{ quantile: 0.9, value: 4 }]), summary(30, 3, [{ quantile: 0.5, value: 'NaN' }])];
+    expect(summaryQuantiles(points, 0.5)).toEqual({ times: [S + 10, S + 20, S + 30], values: [3, null, null] });
+    expect([hasQuantile(points, 0.9), hasQuantile(points, 0.99)]).toEqual([true, false]);
+  });
+
+  it('gives count and sum points no buckets, so that counts and means are taken as for histograms', () => {
+    const points = withoutBuckets([
+      { time_unix_nano: ns(10), start_time_unix_nano: ns(0), count: 4, sum: 10 },
+      { time_unix_nano: ns(20), start_time_unix_nano: ns(0), count: 6, sum: 30 },
+    ]);
+    expect([histogramCounts(points, true).values, histogramMeans(points, true).values]).toEqual([[2], [10]]);
   });
 });
 

@@ -53,3 +53,13 @@ const STATUS_CODES = ['unset', 'ok', 'error'] as const;
 export function spanStatusName(code: number): string {
   return STATUS_CODES[code] ?? `status ${code}`;
 }
+
+/**
+ * A measured number as a table or a legend shows it: an integer in full, a fraction to 3 decimals
+ * from 1 up and to 6 significant digits below; "" for no value.
+ */
+export function formatNumber(n: number | null | undefined): string {
+  if (n === null || n === undefined || Number.isNaN(n)) return '';
+  if (Number.isInteger(n) || !Number.isFinite(n)) return String(n);
+  return String(Number(Math.abs(n) >= 1 ? n.toFixed(3) : n.toPrecision(6)));
+}

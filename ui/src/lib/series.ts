@@ -44,15 +44,17 @@ export function rates(points: readonly ValuePoint[]): Line {
   for (let i = 1; i < points.length; i++) {
     const previous = points[i - 1]!;
     const point = points[i]!;
-    const t = seconds(point.time_unix_nano);
     const v = toNumber(point.value);
     const restarted = point.start_time_unix_nano !== previous.start_time_unix_nano;
     const reset = restarted || v < toNumber(previous.value);
-    const start = seconds(point.start_time_unix_nano);
-    const before = seconds(previous.time_unix_nano);
+    const time = BigInt(point.time_unix_nano);
+    const start = BigInt(point.start_time_unix_nano);
+    const before = BigInt(previous.time_unix_nano);
     const from = restarted && start > before ? start : before;
-    const elapsed = t - from;
-    line.times.push(t);
+    // The elapsed time from the nanoseconds, not from epoch seconds as doubles, whose difference can
+    // be off by a fraction of a microsecond: a rate is then exactly the increase over the seconds.
+    const elapsed = Number(time - from) / 1e9;
+    line.times.push(seconds(point.time_unix_nano));
     line.values.push(elapsed > 0 ? finite((reset ? v : v - toNumber(previous.value)) / elapsed) : null);
   }
   return line;
@@ -133,6 +135,42 @@ export function bucketQuantile(q: number, buckets: readonly number[], bounds: re
 export function histogramQuantiles(points: readonly HistogramPoint[], cumulative: boolean, q: number): Line {
   const list = intervals(points, cumulative);
   return { times: list.map((i) => i.time), values: list.map((i) => bucketQuantile(q, i.buckets, i.bounds)) };
+}
+
+/** A point with a count and a sum and no explicit buckets: an exponential histogram's, a summary's. */
+export interface CountSumPoint {
+  time_unix_nano: string;
+  start_time_unix_nano: string;
+  count: number | string;
+  sum?: number | string;
+}
+
+/** Such points as histogramCounts and histogramMeans take them, with no buckets. */
+export function withoutBuckets(points: readonly CountSumPoint[]): HistogramPoint[] {
+  return points.map((p) => ({ ...p, bucket_counts: [], explicit_bounds: [] }));
+}
+
+export interface SummaryPoint extends CountSumPoint {
+  quantiles: { quantile: number; value: number | string }[];
+}
+
+/** Whether two quantiles are the same one, whichever way each was written and read as a double. */
+const sameQuantile = (a: number, b: number): boolean => Math.abs(a - b) < 1e-9;
+
+/** A summary's q-quantile at each point, as the SDK computed it; null at a point that does not have it. */
+export function summaryQuantiles(points: readonly SummaryPoint[], q: number): Line {
+  return {
+    times: points.map((p) => seconds(p.time_unix_nano)),
+    values: points.map((p) => {
+      const found = p.quantiles.find((quantile) => sameQuantile(quantile.quantile, q));
+      return found === undefined ? null : finite(toNumber(found.value));
+    }),
+  };
+}
+
+/** Whether any point of a summary has the q-quantile. */
+export function hasQuantile(points: readonly SummaryPoint[], q: number): boolean {
+  return points.some((p) => p.quantiles.some((quantile) => sameQuantile(quantile.quantile, q)));
 }
 
 /** An OTLP unit (UCUM) as an axis shows it: `ms`, `By` → bytes, `1` → none, `{request}` → request. */
