@@ -24,6 +24,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Scope } from '../../src/auth/authenticator.js';
+import { generateKey } from '../../src/auth/key.js';
+import { readKeysFile, writeKeysFile } from '../../src/auth/keysfile.js';
 import { CHROMIUM } from './chromium.js';
 import { ROOT } from './cli.js';
 import { startGateway, STORE_CONFIG, type Gateway } from './gateway.js';
@@ -56,6 +59,11 @@ export interface Viewer {
   browser: Browser;
   /** A page in a context of its own (its own sessionStorage), watched for problems. */
   newPage(viewport?: { width: number; height: number }): Promise<WatchedPage>;
+  /**
+   * Keys of a new project, read only and ingest only, accepted once they are answered: for a test
+   * that sends data of its own, so that the dataset's projects stay as the other tests expect them.
+   */
+  newProject(project: string): Promise<{ read: string; ingest: string }>;
   /**
    * Opens `path` (the sign-in page comes first), signs in with `key` by the keyboard, and waits
    * for the view; throws with the sign-in page's message when the key is refused.
@@ -139,6 +147,16 @@ export async function startViewer(): Promise<Viewer> {
         content: "document.addEventListener('securitypolicyviolation', (e) => console.error(`securitypolicyviolation: ${e.violatedDirective} blocked ${e.blockedURI}`));",
       });
       return { page, problems };
+    },
+    async newProject(project) {
+      const read = generateKey();
+      const ingest = generateKey();
+      const entry = (key: typeof read, scope: Scope) => ({ id: key.id, project, sha256: key.sha256, scopes: [scope] });
+      writeKeysFile(gateway.keysFile, [...readKeysFile(gateway.keysFile), entry(read, 'read'), entry(ingest, 'ingest')]);
+      // The keys file is read again every 200 ms (the gateway's reload_interval).
+      const known = await waitUntil(async () => (await gateway.read('logs', read.key, { limit: '1' })).status === 200);
+      expect(known, `the keys of project ${project} were taken`).toBe(true);
+      return { read: read.key, ingest: ingest.key };
     },
     async signIn(page, key, path = '/ui/logs') {
       await page.goto(`${url}${path}`);

@@ -1,5 +1,6 @@
 // What the read API answers (docs/read-api.md): its rows and aggregates as TypeScript types, field
 // for field.
+import type { SeverityBand } from './lib/format.js';
 
 /** Nanoseconds since the epoch, or a duration in nanoseconds, as decimal digits (JSON numbers cannot hold them). */
 export type Nanos = string;
@@ -13,9 +14,6 @@ export type JsonNumber = number | string;
 /** An attribute value in its OTLP type: bytes are base64 text, maps are objects. */
 export type AttributeValue = string | number | boolean | null | AttributeValue[] | { [key: string]: AttributeValue };
 export type Attributes = Record<string, AttributeValue>;
-
-/** A log's severity_number as its band: 0, 1-4, 5-8, 9-12, 13-16, 17-20, 21-24. */
-export type SeverityBand = 'unspecified' | 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
 export type MetricType = 'gauge' | 'sum' | 'histogram' | 'exponential_histogram' | 'summary';
 

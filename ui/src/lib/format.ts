@@ -30,9 +30,10 @@ function trim(x: number): string {
   return String(Number(x.toPrecision(3)));
 }
 
-export type SeverityBand = 'unspecified' | 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+/** The bands of a log's severity_number, lowest first, as the read API's log_counts names them: 0, 1-4, 5-8, 9-12, 13-16, 17-20, 21-24. */
+export const SEVERITY_BANDS = ['unspecified', 'trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
-export const SEVERITY_BANDS: readonly SeverityBand[] = ['unspecified', 'trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+export type SeverityBand = (typeof SEVERITY_BANDS)[number];
 
 /** OTLP's severity number 1-24 in bands of four; 0 is unspecified. */
 export function severityBand(n: number): SeverityBand {
