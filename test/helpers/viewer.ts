@@ -3,14 +3,12 @@
 // envelope path) and read back until all of it is there, and a real Chromium driven by
 // playwright-core. A view test:
 //
-//   const available = chromiumAvailable();
-//   let viewer: Viewer;
-//   beforeAll(async () => { if (available) viewer = await startViewer(); }, 60_000);
-//   afterAll(() => viewer?.stop());
+//   const { available, viewer } = useViewer();
 //   describe.skipIf(!available)('the logs view', () => {
 //     it('…', async () => {
-//       const { page, problems } = await viewer.newPage();
-//       await viewer.signIn(page, viewer.keys.read, '/ui/logs');
+//       const { page, problems } = await viewer().newPage();
+//       await viewer().signIn(page, viewer().keys.read, '/ui/logs');
+//       await ready(page, 'logs');
 //       …
 //       await screenshot(page, 'logs-default');
 //       expect(problems).toEqual([]);
@@ -23,11 +21,11 @@ import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Scope } from '../../src/auth/authenticator.js';
 import { generateKey } from '../../src/auth/key.js';
 import { readKeysFile, writeKeysFile } from '../../src/auth/keysfile.js';
-import { CHROMIUM } from './chromium.js';
+import { CHROMIUM, chromiumAvailable } from './chromium.js';
 import { ROOT } from './cli.js';
 import { startGateway, STORE_CONFIG, type Gateway } from './gateway.js';
 import { COUNTS, ERROR_EVENTS, errorEnvelope, LOGS, logsExport, metricsExport, OTHER_LOG, OTHER_PROJECT, PROJECT, tracesExport } from './viewer-dataset.js';
@@ -70,6 +68,53 @@ export interface Viewer {
    */
   signIn(page: Page, key: string, path?: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * Starts the viewer before the file's tests and stops it after them (vitest's hooks, registered by
+ * this call at the file's top level). `viewer()` is the running viewer, for tests and hooks: at the
+ * top level there is none yet.
+ */
+export function useViewer(): { available: boolean; viewer: () => Viewer } {
+  const available = chromiumAvailable();
+  let running: Viewer | undefined;
+  beforeAll(async () => {
+    if (available) running = await startViewer();
+  }, 60_000);
+  afterAll(async () => {
+    await running?.stop();
+  });
+  const viewer = (): Viewer => {
+    if (running === undefined) throw new Error('The viewer is not running: viewer() is for tests and hooks, where Chromium is available.');
+    return running;
+  };
+  return { available, viewer };
+}
+
+// ---- reading a page (its globals as expressions: this project's types have no DOM) ----
+
+/** The page's path and query, as the address bar has them. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}
+
+/** The data-testid of the element that has the focus. */
+export const focused = (page: Page): Promise<string | null> => page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? null");
+
+/** How far the page is wider than the window: 0 where nothing makes it scroll sideways. */
+export const overflow = (page: Page): Promise<number> => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+
+/** Waits until the view `name` (view-<name>) has the data of its address on screen, or said why not, and answers which: ready or error. */
+export async function settled(page: Page, name: string): Promise<string | null> {
+  const view = page.locator(`[data-testid=view-${name}]:not([data-state=loading])`);
+  await view.waitFor();
+  return view.getAttribute('data-state');
+}
+
+/** Waits until the view `name` (view-<name>) is ready: its data on screen. */
+export async function ready(page: Page, name: string): Promise<void> {
+  await page.locator(`[data-testid=view-${name}][data-state=ready]`).waitFor();
 }
 
 /** Saves a full-page screenshot as test-artifacts/<name>.png, to look at after a run. */

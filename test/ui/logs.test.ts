@@ -3,38 +3,21 @@
 // address (which opens the view as it was), the histogram's totals by severity, a row opened by
 // keyboard to all of it and its trace link, live mode showing a log sent while the page is open,
 // 10,000 rows virtualised, a project's key seeing only its own rows, and the read API's refusal
-// shown. Tests that send data of their own do it in a project of their own (viewer.newProject).
+// shown. Tests that send data of their own do it in a project of their own (viewer().newProject).
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatTime, severityBand, type SeverityBand } from '../../ui/src/lib/format.js';
 import { nanosToLocalInput } from '../../ui/src/lib/range.js';
-import { chromiumAvailable } from '../helpers/chromium.js';
 import { CHECKOUT, ERROR_EVENTS, errorBody, LOGS, logsExport, nanosAt, OTHER_LOG, ROOT_SPAN, SEVERITY_COUNTS, TRACE_ID, WEB, type DatasetLog } from '../helpers/viewer-dataset.js';
-import { PHONE, screenshot, startViewer, type Viewer } from '../helpers/viewer.js';
+import { focused, overflow, pathOf, PHONE, ready, screenshot, useViewer } from '../helpers/viewer.js';
 import { waitUntil } from '../helpers/wait.js';
 
-const available = chromiumAvailable();
-let viewer: Viewer;
-
-beforeAll(async () => {
-  if (available) viewer = await startViewer();
-}, 60_000);
-
-afterAll(async () => {
-  await viewer?.stop();
-});
+const { available, viewer } = useViewer();
 
 // ---- what the view should show ----
 
-interface Expected {
-  body: string;
-  severityNumber: number;
-  /** What the row's badge says: the severity text as sent (Sentry's level is lower case). */
-  severityText: string;
-  service: string;
-  agoMs: number;
-  traceId?: string;
-}
+/** A row as sent; its badge says the severity text as sent (Sentry's level is lower case). */
+type Expected = Omit<DatasetLog, 'spanId' | 'attributes'>;
 
 /** The project's log rows in the order they were stored: each service's OTLP logs (logsExport groups them), then Sentry's events. */
 const STORED: Expected[] = [
@@ -54,11 +37,6 @@ function bandCounts(rows: readonly { severityNumber: number }[]): Record<Severit
 
 // ---- reading the page ----
 
-const pathOf = (page: Page): string => {
-  const url = new URL(page.url());
-  return url.pathname + url.search;
-};
-const focused = (page: Page) => page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? null");
 const focusedIndex = (page: Page) => page.evaluate<string | null>("document.activeElement?.getAttribute('data-index') ?? null");
 /** An expression: the computed `properties` of the first element `selector` finds. */
 const styleOf = (selector: string, ...properties: string[]): string =>
@@ -66,15 +44,11 @@ const styleOf = (selector: string, ...properties: string[]): string =>
 /** The bodies of the rows in the DOM, in their order (all of them while the list fits in view). */
 const bodies = (page: Page) => page.getByTestId('log-body').allTextContents();
 
-async function ready(page: Page): Promise<void> {
-  await page.locator('[data-testid=view-logs][data-state=ready]').waitFor();
-}
-
 /** Waits for the rows to be `expected` (a filter's answer comes a moment after its click), then asserts it. */
 async function expectRows(page: Page, expected: readonly string[]): Promise<void> {
   await waitUntil(async () => JSON.stringify(await bodies(page)) === JSON.stringify(expected));
   expect(await bodies(page)).toEqual(expected);
-  await ready(page);
+  await ready(page, 'logs');
   expect(await page.getByTestId('logs-count').getAttribute('data-count')).toBe(String(expected.length));
 }
 
@@ -92,10 +66,10 @@ async function expectTotals(page: Page, expected: Record<SeverityBand, number>):
 }
 
 /** A fresh page signed in with `key` at `path`, its first rows on screen. */
-async function open(path: string, key = viewer.keys.read, viewport?: { width: number; height: number }) {
-  const watched = await viewer.newPage(viewport);
-  await viewer.signIn(watched.page, key, path);
-  await ready(watched.page);
+async function open(path: string, key = viewer().keys.read, viewport?: { width: number; height: number }) {
+  const watched = await viewer().newPage(viewport);
+  await viewer().signIn(watched.page, key, path);
+  await ready(watched.page, 'logs');
   return watched;
 }
 
@@ -107,7 +81,7 @@ async function attributePairs(page: Page, testid: string): Promise<[string, stri
 }
 
 async function send(key: string, logs: readonly DatasetLog[], now: number): Promise<void> {
-  const response = await fetch(`${viewer.url}/v1/logs`, {
+  const response = await fetch(`${viewer().url}/v1/logs`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(logsExport(now, logs)),
@@ -138,7 +112,7 @@ const CUSTOM = { fromAgoMs: 400_000, toAgoMs: 200_000 };
 const toSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
 /** As the browser writes a datetime-local input's value (no :00 seconds): what the field shows, and what a user types. */
 const localInput = (ms: number): string => nanosToLocalInput(String(BigInt(toSecond(ms)) * 1_000_000n));
-const customNanos = () => ({ from: BigInt(toSecond(viewer.now - CUSTOM.fromAgoMs)) * 1_000_000n, to: BigInt(toSecond(viewer.now - CUSTOM.toAgoMs)) * 1_000_000n });
+const customNanos = () => ({ from: BigInt(toSecond(viewer().now - CUSTOM.fromAgoMs)) * 1_000_000n, to: BigInt(toSecond(viewer().now - CUSTOM.toAgoMs)) * 1_000_000n });
 
 const FILTERS: FilterCase[] = [
   {
@@ -181,18 +155,18 @@ const FILTERS: FilterCase[] = [
   {
     name: 'custom range',
     act: async (page) => {
-      await sameZone(page, viewer.now);
+      await sameZone(page, viewer().now);
       await page.getByTestId('filter-range').selectOption('custom');
-      await page.getByTestId('filter-from').fill(localInput(viewer.now - CUSTOM.fromAgoMs));
+      await page.getByTestId('filter-from').fill(localInput(viewer().now - CUSTOM.fromAgoMs));
       // Each edit that leaves a valid range applies.
-      await page.getByTestId('filter-to').fill(localInput(viewer.now - CUSTOM.toAgoMs));
+      await page.getByTestId('filter-to').fill(localInput(viewer().now - CUSTOM.toAgoMs));
     },
     search: () => `?from=${customNanos().from}&to=${customNanos().to}`,
     keep: (row) => {
-      const time = BigInt(nanosAt(viewer.now, row.agoMs));
+      const time = BigInt(nanosAt(viewer().now, row.agoMs));
       return time >= customNanos().from && time < customNanos().to;
     },
-    field: () => ['filter-from', localInput(viewer.now - CUSTOM.fromAgoMs)],
+    field: () => ['filter-from', localInput(viewer().now - CUSTOM.fromAgoMs)],
   },
 ];
 
@@ -208,8 +182,8 @@ describe.skipIf(!available)('the logs view', () => {
     expect(classes).toEqual(NEWEST_FIRST.map((row) => `badge sev-fill sev-${severityBand(row.severityNumber)}`));
     // The colours themselves: white on the band's colour.
     expect(await page.evaluate<string[]>(styleOf('[data-testid=log-severity]', 'color', 'backgroundColor'))).toEqual(['rgb(255, 255, 255)', 'rgb(139, 10, 80)']);
-    await sameZone(page, viewer.now);
-    expect(await page.getByTestId('log-time').first().textContent()).toBe(formatTime(nanosAt(viewer.now, NEWEST_FIRST[0]?.agoMs ?? 0)));
+    await sameZone(page, viewer().now);
+    expect(await page.getByTestId('log-time').first().textContent()).toBe(formatTime(nanosAt(viewer().now, NEWEST_FIRST[0]?.agoMs ?? 0)));
     // Only a row with a trace id links to its trace.
     expect(await page.getByTestId('log-trace').count()).toBe(NEWEST_FIRST.filter((row) => row.traceId !== undefined).length);
     expect(await page.getByTestId('log-trace').first().getAttribute('href')).toBe(`/ui/traces/${TRACE_ID}`);
@@ -279,7 +253,7 @@ describe.skipIf(!available)('the logs view', () => {
   it('opens a row by keyboard to its attributes, resource and scope, closes it with Escape, and links to its trace', async () => {
     const { page, problems } = await open('/ui/logs');
     await expectRows(page, bodiesOf(NEWEST_FIRST));
-    await sameZone(page, viewer.now);
+    await sameZone(page, viewer().now);
     // From the top of the page, Tab reaches the table's first row after the filters.
     await page.locator('h1').click();
     for (let i = 0; i < 20 && (await focused(page)) !== 'log-row'; i++) await page.keyboard.press('Tab');
@@ -292,7 +266,7 @@ describe.skipIf(!available)('the logs view', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('log-detail').waitFor();
     expect(await page.evaluate<string>('document.activeElement.id')).toBe('log-detail-title');
-    const time = nanosAt(viewer.now, ROOT_SPAN.startAgoMs);
+    const time = nanosAt(viewer().now, ROOT_SPAN.startAgoMs);
     expect(await page.getByTestId('detail-body').textContent()).toBe('GET /checkout started');
     expect(await page.getByTestId('detail-time').textContent()).toBe(`${formatTime(time)} (${time} ns)`);
     expect(await page.getByTestId('detail-observed').textContent()).toBe('none');
@@ -356,7 +330,7 @@ describe.skipIf(!available)('the logs view', () => {
   });
 
   it('in live mode, shows a log sent after the page loaded on top, and counts it', async () => {
-    const keys = await viewer.newProject('live');
+    const keys = await viewer().newProject('live');
     const before: DatasetLog = { body: 'sent before the page', severityNumber: 9, severityText: 'INFO', service: WEB, agoMs: 60_000 };
     await send(keys.ingest, [before], Date.now());
     const { page, problems } = await open('/ui/logs', keys.read);
@@ -390,7 +364,7 @@ describe.skipIf(!available)('the logs view', () => {
   });
 
   it('holds 10,000 rows with only those in view in the DOM, and scrolls to the oldest', async () => {
-    const keys = await viewer.newProject('bulk');
+    const keys = await viewer().newProject('bulk');
     const ROWS = 10_000;
     const bands = [0, 1, 5, 9, 13, 17, 21];
     const logs: DatasetLog[] = Array.from({ length: ROWS }, (_, i) => ({
@@ -402,7 +376,7 @@ describe.skipIf(!available)('the logs view', () => {
       agoMs: (ROWS - i) * 50,
     }));
     await send(keys.ingest, logs, Date.now());
-    expect(await waitUntil(async () => (await viewer.gateway.read('logs', keys.read, { limit: '10000' })).body.rows?.length === ROWS)).toBe(true);
+    expect(await waitUntil(async () => (await viewer().gateway.read('logs', keys.read, { limit: '10000' })).body.rows?.length === ROWS)).toBe(true);
 
     const { page, problems } = await open('/ui/logs?limit=10000', keys.read);
     const newest = `bulk log ${String(ROWS - 1).padStart(5, '0')}`;
@@ -437,7 +411,7 @@ describe.skipIf(!available)('the logs view', () => {
   });
 
   it('shows another project’s key only its own log', async () => {
-    const { page, problems } = await open('/ui/logs', viewer.keys.otherRead);
+    const { page, problems } = await open('/ui/logs', viewer().keys.otherRead);
     await expectRows(page, [OTHER_LOG.body]);
     await expectTotals(page, { ...bandCounts([]), info: 1 });
     expect(await page.getByTestId('log-service').allTextContents()).toEqual([OTHER_LOG.service]);
@@ -446,8 +420,8 @@ describe.skipIf(!available)('the logs view', () => {
   });
 
   it('shows what the read API refused', async () => {
-    const { page } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, '/ui/logs?limit=0');
+    const { page } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, '/ui/logs?limit=0');
     await page.locator('[data-testid=view-logs][data-state=error]').waitFor();
     expect(await page.getByTestId('logs-error').textContent()).toBe('The read API refused a filter: limit must be an integer from 1 to 10000; got "0"');
     expect(await page.getByTestId('log-table').count()).toBe(0);
@@ -459,16 +433,15 @@ describe.skipIf(!available)('the logs view', () => {
   });
 
   it('fits a phone’s width, and a row opens over the whole screen', async () => {
-    const { page, problems } = await open('/ui/logs', viewer.keys.read, PHONE);
+    const { page, problems } = await open('/ui/logs', viewer().keys.read, PHONE);
     await expectRows(page, bodiesOf(NEWEST_FIRST));
-    const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-    expect(await overflow()).toBe(0);
+    expect(await overflow(page)).toBe(0);
     await screenshot(page, 'logs-phone');
     await page.getByTestId('log-row').first().click();
     await page.getByTestId('log-detail').waitFor();
     const box = await page.getByTestId('log-detail').boundingBox();
     expect(box).toEqual({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
-    expect(await overflow()).toBe(0);
+    expect(await overflow(page)).toBe(0);
     await screenshot(page, 'logs-detail-phone');
     await page.getByTestId('log-detail-close').click();
     await page.getByTestId('log-detail').waitFor({ state: 'detached' });

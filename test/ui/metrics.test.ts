@@ -4,22 +4,12 @@
 // numbers read from the view's table and legend, the unit on the axis, the choice of series and
 // mode kept in the address, another project seeing none of it, by keyboard and at a phone's width.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatNumber, formatTime } from '../../ui/src/lib/format.js';
-import { chromiumAvailable } from '../helpers/chromium.js';
 import { GAUGE, HISTOGRAM, METRIC_NAMES, nanosAt, SUM } from '../helpers/viewer-dataset.js';
-import { PHONE, screenshot, startViewer, type Viewer } from '../helpers/viewer.js';
+import { overflow, pathOf, PHONE, ready, screenshot, useViewer } from '../helpers/viewer.js';
 
-const available = chromiumAvailable();
-let viewer: Viewer;
-
-beforeAll(async () => {
-  if (available) viewer = await startViewer();
-}, 60_000);
-
-afterAll(async () => {
-  await viewer?.stop();
-});
+const { available, viewer } = useViewer();
 
 const METRICS = [GAUGE, SUM, HISTOGRAM];
 /** What metric_names says of each: its type and how many series it has. */
@@ -28,15 +18,6 @@ const FACTS = new Map<string, { type: string; series: number }>([
   [SUM.name, { type: 'sum', series: SUM.series.length }],
   [HISTOGRAM.name, { type: 'histogram', series: 1 }],
 ]);
-
-const pathOf = (page: Page): string => {
-  const url = new URL(page.url());
-  return url.pathname + url.search;
-};
-
-async function ready(page: Page): Promise<void> {
-  await page.locator('[data-testid=view-metrics][data-state=ready]').waitFor();
-}
 
 async function texts(page: Page, testid: string): Promise<string[]> {
   return page.getByTestId(testid).allTextContents();
@@ -60,7 +41,7 @@ async function table(page: Page): Promise<{ series: string; time: string; shown:
   return out;
 }
 
-const timeAt = (agoMs: number): string => formatTime(nanosAt(viewer.now, agoMs));
+const timeAt = (agoMs: number): string => formatTime(nanosAt(viewer().now, agoMs));
 const row = (series: string, agoMs: number, value: number) => ({ series, time: timeAt(agoMs), shown: formatNumber(value), value });
 
 /** The counter's per-second rate between each point and the one before: the increase over the seconds between them. */
@@ -84,9 +65,9 @@ const INTERVAL = {
 
 describe.skipIf(!available)('the metrics view in Chromium', () => {
   it('lists exactly the project’s metrics, and draws the gauge’s values with its unit on the axis', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, '/ui/metrics');
-    await ready(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, '/ui/metrics');
+    await ready(page, 'metrics');
     const options = await page.getByTestId('metric-name').locator('option').allTextContents();
     expect(options).toEqual(
       METRIC_NAMES.map((name) => {
@@ -97,7 +78,7 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
     );
 
     await page.getByTestId('metric-name').selectOption({ label: options[METRIC_NAMES.indexOf(GAUGE.name)]! });
-    await ready(page);
+    await ready(page, 'metrics');
     expect(pathOf(page)).toBe(`/ui/metrics?name=${encodeURIComponent(GAUGE.name)}`);
     expect(await page.getByTestId('metric-heading').textContent()).toBe(GAUGE.name);
     expect(await page.getByTestId('metric-description').textContent()).toBe(GAUGE.description);
@@ -110,24 +91,23 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
     expect(await texts(page, 'series-value')).toEqual([formatNumber(GAUGE.points.at(-1)!.value)]);
     expect(await table(page)).toEqual(GAUGE.points.map((point) => row(GAUGE.service, point.agoMs, point.value)));
 
-    // A custom range that leaves the first point out: the fields are to the second, in the zone (UTC).
-    const fromMs = Math.floor((viewer.now - (GAUGE.points[0]!.agoMs + GAUGE.points[1]!.agoMs) / 2) / 1000) * 1000;
-    const toMs = Math.floor(viewer.now / 1000) * 1000 + 60_000;
+    // A custom range that leaves the first point out, applied as each field is edited: to the second, in the zone (UTC).
+    const fromMs = Math.floor((viewer().now - (GAUGE.points[0]!.agoMs + GAUGE.points[1]!.agoMs) / 2) / 1000) * 1000;
+    const toMs = Math.floor(viewer().now / 1000) * 1000 + 60_000;
     const field = (ms: number): string => new Date(ms).toISOString().slice(0, 19);
-    await page.getByTestId('range-preset').selectOption('custom');
-    await page.getByTestId('range-from').fill(field(fromMs));
-    await page.getByTestId('range-to').fill(field(toMs));
-    await page.getByTestId('range-apply').click();
+    await page.getByTestId('filter-range').selectOption('custom');
+    await page.getByTestId('filter-from').fill(field(fromMs));
+    await page.getByTestId('filter-to').fill(field(toMs));
     await page.locator('[data-testid=metric-row]').nth(GAUGE.points.length - 2).waitFor();
     expect(pathOf(page)).toBe(`/ui/metrics?name=${encodeURIComponent(GAUGE.name)}&from=${fromMs}000000&to=${toMs}000000`);
     await page.locator(`[data-testid=metric-row]:nth-child(${GAUGE.points.length})`).waitFor({ state: 'detached' });
     expect(await table(page)).toEqual(GAUGE.points.slice(1).map((point) => row(GAUGE.service, point.agoMs, point.value)));
 
     // The service: the checkout service sent the histogram only; the gauge, still named in the address, has no series there.
-    await page.getByTestId('service-filter').fill(HISTOGRAM.service);
-    await page.getByTestId('service-filter').press('Enter');
+    await page.getByTestId('filter-service').fill(HISTOGRAM.service);
+    await page.getByTestId('filter-service').press('Enter');
     await page.getByTestId('series-empty').waitFor();
-    await ready(page);
+    await ready(page, 'metrics');
     expect(new URL(page.url()).searchParams.get('service')).toBe(HISTOGRAM.service);
     expect(await page.getByTestId('series-empty').textContent()).toBe(`No series of ${GAUGE.name} in this range.`);
     expect(await page.getByTestId('metric-name').locator('option').allTextContents()).toEqual([GAUGE.name, `${HISTOGRAM.name} (histogram, ${HISTOGRAM.unit}) · 1 series`]);
@@ -136,9 +116,9 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
   });
 
   it('draws the cumulative counter as per-second rates of each series, "/s" on the axis; the choice of series is in the address', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, `/ui/metrics?name=${encodeURIComponent(SUM.name)}`);
-    await ready(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, `/ui/metrics?name=${encodeURIComponent(SUM.name)}`);
+    await ready(page, 'metrics');
     expect(await page.getByTestId('metric-axis-label').textContent()).toBe('request/s');
     expect(await page.getByTestId('metric-note').textContent()).toContain('per second');
     expect(await texts(page, 'series-label')).toEqual(SUM_LABELS);
@@ -160,8 +140,8 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('series')).toBe(JSON.stringify([[SUM.service, SUM.series[1]!.attributes]]));
 
     // The address alone brings the same view back.
-    await page.goto(`${viewer.url}${chosen}`);
-    await ready(page);
+    await page.goto(`${viewer().url}${chosen}`);
+    await ready(page, 'metrics');
     expect(await page.getByTestId('metric-chart').getAttribute('data-series')).toBe('1');
     expect(await texts(page, 'series-label')).toEqual(SUM_LABELS);
     expect(await table(page)).toEqual(checkout);
@@ -174,9 +154,9 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
   });
 
   it('draws the histogram as its interval counts, means, and quantiles as histogram_quantile estimates them; the mode is in the address', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, `/ui/metrics?name=${encodeURIComponent(HISTOGRAM.name)}`);
-    await ready(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, `/ui/metrics?name=${encodeURIComponent(HISTOGRAM.name)}`);
+    await ready(page, 'metrics');
     expect(await texts(page, 'series-label')).toEqual([HISTOGRAM.service]);
     expect(await page.getByTestId('metric-mode').inputValue()).toBe('count');
     expect(await page.getByTestId('metric-axis-label').textContent()).toBe('count');
@@ -208,8 +188,8 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
     const address = pathOf(page);
     expect(address).toBe(`/ui/metrics?name=${encodeURIComponent(HISTOGRAM.name)}&mode=quantile&q=0.9`);
 
-    await page.goto(`${viewer.url}/ui/metrics?name=${encodeURIComponent(HISTOGRAM.name)}&mode=quantile&q=0.99`);
-    await ready(page);
+    await page.goto(`${viewer().url}/ui/metrics?name=${encodeURIComponent(HISTOGRAM.name)}&mode=quantile&q=0.99`);
+    await ready(page, 'metrics');
     expect([await page.getByTestId('metric-mode').inputValue(), await page.getByTestId('metric-quantile').inputValue()]).toEqual(['quantile', '0.99']);
     expect((await table(page)).map((r) => r.value)).toEqual([b3]);
     expect(problems).toEqual([]);
@@ -217,15 +197,15 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
   });
 
   it('is used by keyboard: the metric’s select, a series’ checkbox and the table’s button', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, `/ui/metrics?name=${encodeURIComponent(GAUGE.name)}`);
-    await ready(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, `/ui/metrics?name=${encodeURIComponent(GAUGE.name)}`);
+    await ready(page, 'metrics');
     await page.getByTestId('metric-name').focus();
     // The counter's name sorts just before the gauge's.
     expect(METRIC_NAMES.indexOf(SUM.name)).toBe(METRIC_NAMES.indexOf(GAUGE.name) - 1);
     await page.keyboard.press('ArrowUp');
     await page.getByTestId('metric-heading').filter({ hasText: SUM.name }).waitFor();
-    await ready(page);
+    await ready(page, 'metrics');
     await page.getByTestId('series-toggle').nth(1).focus();
     expect(await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
     await page.keyboard.press('Space');
@@ -239,14 +219,14 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
   });
 
   it('shows another project’s key none of these metrics', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.otherRead, '/ui/metrics');
-    await ready(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.otherRead, '/ui/metrics');
+    await ready(page, 'metrics');
     expect(await page.getByTestId('metrics-empty').textContent()).toBe('No metrics were stored in this range.');
     expect(await page.getByTestId('metric-name').count()).toBe(0);
     // Named in the address, the project's metric has no series for this key either.
-    await page.goto(`${viewer.url}/ui/metrics?name=${encodeURIComponent(SUM.name)}`);
-    await ready(page);
+    await page.goto(`${viewer().url}/ui/metrics?name=${encodeURIComponent(SUM.name)}`);
+    await ready(page, 'metrics');
     expect(await page.getByTestId('series-empty').textContent()).toBe(`No series of ${SUM.name} in this range.`);
     expect(await page.getByTestId('metric-chart').count()).toBe(0);
     expect(problems).toEqual([]);
@@ -254,12 +234,12 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
   });
 
   it('fits a phone’s width, chart and all', async () => {
-    const { page, problems } = await viewer.newPage(PHONE);
-    await viewer.signIn(page, viewer.keys.read, `/ui/metrics?name=${encodeURIComponent(SUM.name)}`);
-    await ready(page);
+    const { page, problems } = await viewer().newPage(PHONE);
+    await viewer().signIn(page, viewer().keys.read, `/ui/metrics?name=${encodeURIComponent(SUM.name)}`);
+    await ready(page, 'metrics');
     await page.getByTestId('table-toggle').click();
     await page.getByTestId('metric-table').waitFor();
-    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+    expect(await overflow(page)).toBe(0);
     const chart = await page.getByTestId('metric-chart').boundingBox();
     expect(chart !== null && chart.width > 300 && chart.width <= PHONE.width).toBe(true);
     await screenshot(page, 'metrics-phone');

@@ -4,10 +4,9 @@
 // with no spans, one the read API refuses, and another project's key; at a desktop's and a phone's
 // width.
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatDuration, formatTime } from '../../ui/src/lib/format.js';
 import { nanosToLocalInput } from '../../ui/src/lib/range.js';
-import { chromiumAvailable } from '../helpers/chromium.js';
 import {
   CHECKOUT,
   CLIENT_SPAN,
@@ -24,33 +23,11 @@ import {
   WEB,
   type DatasetSpan,
 } from '../helpers/viewer-dataset.js';
-import { PHONE, screenshot, startViewer, type Viewer } from '../helpers/viewer.js';
+import { focused, overflow, pathOf, PHONE, screenshot, settled, useViewer } from '../helpers/viewer.js';
 
-const available = chromiumAvailable();
-let viewer: Viewer;
+const { available, viewer } = useViewer();
 
-beforeAll(async () => {
-  if (available) viewer = await startViewer();
-}, 60_000);
-
-afterAll(async () => {
-  await viewer?.stop();
-});
-
-const pathOf = (page: Page): string => {
-  const url = new URL(page.url());
-  return url.pathname + url.search;
-};
-const focused = (page: Page) => page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? null");
 const focusedSpan = (page: Page) => page.evaluate<string | null>("document.activeElement?.getAttribute('data-span-id') ?? null");
-const overflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-
-/** Waits until the view has the data of its address on screen (or said why not), and answers which. */
-async function settled(page: Page): Promise<string | null> {
-  const view = page.locator('[data-testid=view-traces]:not([data-state=loading])');
-  await view.waitFor();
-  return view.getAttribute('data-state');
-}
 
 const text = async (locator: Locator): Promise<string> => (await locator.textContent()) ?? '';
 
@@ -59,7 +36,7 @@ const each = <T>(page: Page, selector: string, fn: string): Promise<T[]> => page
 
 /** The list's rows: trace id, then the text of each column. */
 async function listed(page: Page): Promise<string[][]> {
-  expect(await settled(page)).toBe('ready');
+  expect(await settled(page, 'traces')).toBe('ready');
   const rows = page.getByTestId('trace-row');
   const out: string[][] = [];
   for (let i = 0; i < (await rows.count()); i++) {
@@ -76,7 +53,7 @@ async function listedIds(page: Page): Promise<string[]> {
 }
 
 const ms = (n: number): bigint => BigInt(n) * 1_000_000n;
-const start = (span: DatasetSpan): string => formatTime(nanosAt(viewer.now, span.startAgoMs));
+const start = (span: DatasetSpan): string => formatTime(nanosAt(viewer().now, span.startAgoMs));
 
 /** An attribute table's rows as [key, value]. */
 async function attributes(table: Locator): Promise<string[][]> {
@@ -87,14 +64,14 @@ async function attributes(table: Locator): Promise<string[][]> {
 }
 
 async function openList(page: Page, search = ''): Promise<void> {
-  await page.goto(`${viewer.url}/ui/traces${search}`);
-  await settled(page);
+  await page.goto(`${viewer().url}/ui/traces${search}`);
+  await settled(page, 'traces');
 }
 
 describe.skipIf(!available)('the traces view in Chromium', () => {
   it('lists the two traces newest first: start, root span, service, duration, span count and an error flag in words', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, '/ui/traces');
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, '/ui/traces');
     expect(await listed(page)).toEqual([
       [HEALTH_TRACE_ID, start(HEALTH_SPAN), HEALTH_SPAN.name, WEB, '5 ms', '1', 'none'],
       [TRACE_ID, start(ROOT_SPAN), TRACE.rootName, TRACE.rootService, formatDuration(ms(TRACE.durationMs)), String(TRACE.spanCount), '1 error'],
@@ -113,9 +90,9 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('filters by service, root span name, minimum duration and errors only, each written in the address', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, '/ui/traces');
-    await settled(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, '/ui/traces');
+    await settled(page, 'traces');
 
     // A trace with at least one span of the service: only the checkout trace has a checkout span.
     await page.getByTestId('filter-service').fill(CHECKOUT);
@@ -172,8 +149,8 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('opens an address with filters as it was: the fields show them, and together they narrow the list', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, `/ui/traces?service=${WEB}&name=GET+%2Fcheckout&min_duration=250ms&errors=true&range=15m`);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, `/ui/traces?service=${WEB}&name=GET+%2Fcheckout&min_duration=250ms&errors=true&range=15m`);
     expect(await listedIds(page)).toEqual([TRACE_ID]);
     expect(await page.getByTestId('filter-service').inputValue()).toBe(WEB);
     expect(await page.getByTestId('filter-name').inputValue()).toBe(ROOT_SPAN.name);
@@ -185,9 +162,9 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('takes a time range: a preset, or a custom from/to that leaves the older trace out', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, '/ui/traces');
-    await settled(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, '/ui/traces');
+    await settled(page, 'traces');
     await page.getByTestId('filter-range').selectOption('15m');
     expect(await listedIds(page)).toEqual([HEALTH_TRACE_ID, TRACE_ID]);
     expect(pathOf(page)).toBe('/ui/traces?range=15m');
@@ -196,14 +173,14 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
     expect(await listedIds(page)).toEqual([HEALTH_TRACE_ID, TRACE_ID]);
     expect(new URL(page.url()).searchParams.has('range')).toBe(false);
     // From two minutes before the data was sent: the health check (90 s before) is in, the checkout trace (240 s) is not.
-    const from = nanosAt(viewer.now, 120_000);
+    const from = nanosAt(viewer().now, 120_000);
     await page.getByTestId('filter-from').fill(nanosToLocalInput(from));
     expect(await listedIds(page)).toEqual([HEALTH_TRACE_ID]);
     expect(new URL(page.url()).searchParams.get('from')).toBe(from);
 
     // A To before From is not applied, and says why.
     const to = new URL(page.url()).searchParams.get('to');
-    await page.getByTestId('filter-to').fill(nanosToLocalInput(nanosAt(viewer.now, 180_000)));
+    await page.getByTestId('filter-to').fill(nanosToLocalInput(nanosAt(viewer().now, 180_000)));
     expect(await text(page.getByTestId('filter-range-message'))).toBe('From must be before To.');
     expect(new URL(page.url()).searchParams.get('to')).toBe(to);
 
@@ -215,13 +192,13 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('shows the read API’s message when it refuses a filter', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, '/ui/traces');
-    await settled(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, '/ui/traces');
+    await settled(page, 'traces');
     await page.getByTestId('filter-min-duration').fill('soon');
     await page.getByTestId('filter-min-duration').press('Enter');
-    expect(await settled(page)).toBe('error');
-    expect(await text(page.getByTestId('traces-message'))).toBe('min_duration must be a duration (250ms, 1.5s) or nanoseconds; got "soon"');
+    expect(await settled(page, 'traces')).toBe('error');
+    expect(await text(page.getByTestId('traces-message'))).toBe('The read API refused a filter: min_duration must be a duration (250ms, 1.5s) or nanoseconds; got "soon"');
     expect(pathOf(page)).toBe('/ui/traces?min_duration=soon');
     expect(await page.getByTestId('trace-row').count()).toBe(0);
     // A 400 is logged by the browser as a failed request; it is the only problem there is.
@@ -230,11 +207,11 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('opens a trace from its row, by click, Enter or Space, keeping the filters for the way back', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, `/ui/traces?service=${WEB}`);
-    await settled(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, `/ui/traces?service=${WEB}`);
+    await settled(page, 'traces');
     await page.locator(`[data-testid=trace-row][data-trace-id="${TRACE_ID}"] [data-testid=trace-duration]`).click();
-    expect(await settled(page)).toBe('ready');
+    expect(await settled(page, 'traces')).toBe('ready');
     expect(pathOf(page)).toBe(`/ui/traces/${TRACE_ID}?service=${WEB}`);
     await page.getByTestId('trace-detail').waitFor();
     expect(await page.getByTestId('traces-back').getAttribute('href')).toBe(`/ui/traces?service=${WEB}`);
@@ -245,22 +222,22 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
     for (const key of ['Enter', ' ']) {
       await page.locator(`[data-testid=trace-row][data-trace-id="${TRACE_ID}"] [data-testid=trace-root]`).focus();
       await page.keyboard.press(key === ' ' ? 'Space' : key);
-      expect(await settled(page)).toBe('ready');
+      expect(await settled(page, 'traces')).toBe('ready');
       expect(pathOf(page)).toBe(`/ui/traces/${TRACE_ID}?service=${WEB}`);
       // The keyboard goes on from the trace's heading: the next stop is the first span.
       await page.keyboard.press('Tab');
       expect(await focused(page)).toBe('span-row');
       await page.goBack();
-      await settled(page);
+      await settled(page, 'traces');
     }
     expect(problems).toEqual([]);
     await page.close();
   });
 
   it('lays the trace out as a waterfall: spans nested by parent, bars placed by start and duration on a time axis', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, `/ui/traces/${TRACE_ID}`);
-    expect(await settled(page)).toBe('ready');
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, `/ui/traces/${TRACE_ID}`);
+    expect(await settled(page, 'traces')).toBe('ready');
     expect(await page.getByTestId('span-row-name').allTextContents()).toEqual(TRACE_SPANS.map((s) => s.name));
     expect(await each<string>(page, '[data-testid=span-row]', '(row) => row.dataset.depth')).toEqual(TRACE_SPANS.map((s) => String(s.depth)));
     expect(await each<string>(page, '[data-testid=span-row]', '(row) => row.dataset.spanId')).toEqual(TRACE_SPANS.map((s) => s.spanId));
@@ -302,9 +279,9 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('opens a span’s attributes, events and links on click, and Escape closes them', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, `/ui/traces/${TRACE_ID}`);
-    await settled(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, `/ui/traces/${TRACE_ID}`);
+    await settled(page, 'traces');
     const errorRow = page.locator(`[data-testid=span-row][data-span-id="${ERROR_SPAN.spanId}"]`);
     await errorRow.click();
     const detail = page.getByTestId('span-detail');
@@ -358,9 +335,9 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('works by keyboard: arrows between spans, Enter opens one, its link’s trace opens that trace', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, `/ui/traces/${TRACE_ID}?errors=true`);
-    await settled(page);
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, `/ui/traces/${TRACE_ID}?errors=true`);
+    await settled(page, 'traces');
     await page.keyboard.press('Tab');
     expect(await focusedSpan(page)).toBe(ROOT_SPAN.spanId);
     await page.keyboard.press('End');
@@ -385,7 +362,7 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('span-link-trace');
     await page.keyboard.press('Enter');
-    expect(await settled(page)).toBe('ready');
+    expect(await settled(page, 'traces')).toBe('ready');
     expect(pathOf(page)).toBe(`/ui/traces/${HEALTH_TRACE_ID}?errors=true`);
     expect(await text(page.getByTestId('trace-id'))).toBe(HEALTH_TRACE_ID);
     expect(await page.getByTestId('span-row-name').allTextContents()).toEqual([HEALTH_SPAN.name]);
@@ -404,9 +381,9 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('lists the trace’s logs oldest first, each with time, severity, service, span and body, and links to them in the logs view', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.read, `/ui/traces/${TRACE_ID}`);
-    expect(await settled(page)).toBe('ready');
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.read, `/ui/traces/${TRACE_ID}`);
+    expect(await settled(page, 'traces')).toBe('ready');
     const logs = LOGS.filter((log) => log.traceId === TRACE_ID).sort((a, b) => b.agoMs - a.agoMs);
     const spanName = new Map(TRACE_SPANS.map((s) => [s.spanId, s.name]));
     const shown = page.getByTestId('trace-log');
@@ -416,16 +393,16 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
       const row = shown.nth(i);
       lines.push(await Promise.all(['trace-log-time', 'trace-log-severity', 'trace-log-service', 'trace-log-span', 'trace-log-body'].map((id) => text(row.getByTestId(id)))));
     }
-    expect(lines).toEqual(logs.map((log) => [formatTime(nanosAt(viewer.now, log.agoMs)), log.severityText, log.service, `in ${spanName.get(log.spanId ?? '')}`, log.body]));
+    expect(lines).toEqual(logs.map((log) => [formatTime(nanosAt(viewer().now, log.agoMs)), log.severityText, log.service, `in ${spanName.get(log.spanId ?? '')}`, log.body]));
     expect(logs.map((log) => log.body)).toEqual(['GET /checkout started', 'card declined by the issuer', 'payment failed: card declined', 'checkout is slow to answer']);
 
     // The logs view, filtered by the trace id, over the time the trace's logs were looked for.
-    const href = new URL((await page.getByTestId('trace-logs-link').getAttribute('href')) ?? '', viewer.url);
+    const href = new URL((await page.getByTestId('trace-logs-link').getAttribute('href')) ?? '', viewer().url);
     expect(href.pathname).toBe('/ui/logs');
     expect([...href.searchParams]).toEqual([
       ['trace_id', TRACE_ID],
-      ['from', String(BigInt(nanosAt(viewer.now, ROOT_SPAN.startAgoMs)) - 60_000_000_000n)],
-      ['to', String(BigInt(nanosAt(viewer.now, ROOT_SPAN.endAgoMs)) + 60_000_000_000n)],
+      ['from', String(BigInt(nanosAt(viewer().now, ROOT_SPAN.startAgoMs)) - 60_000_000_000n)],
+      ['to', String(BigInt(nanosAt(viewer().now, ROOT_SPAN.endAgoMs)) + 60_000_000_000n)],
     ]);
     await page.getByTestId('trace-logs-link').click();
     await page.getByTestId('view-logs').waitFor();
@@ -435,12 +412,12 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('says so for a trace id with no spans, or one that is no hex id at all', async () => {
-    const { page, problems } = await viewer.newPage();
+    const { page, problems } = await viewer().newPage();
     const unknown = '0123456789abcdef0123456789abcdef';
-    await viewer.signIn(page, viewer.keys.read, `/ui/traces/${unknown}`);
+    await viewer().signIn(page, viewer().keys.read, `/ui/traces/${unknown}`);
     for (const id of [unknown, 'not-a-trace-id']) {
-      if (id !== unknown) await page.goto(`${viewer.url}/ui/traces/${id}`);
-      expect(await settled(page)).toBe('ready');
+      if (id !== unknown) await page.goto(`${viewer().url}/ui/traces/${id}`);
+      expect(await settled(page, 'traces')).toBe('ready');
       expect(await text(page.getByTestId('trace-id'))).toBe(id);
       expect(await text(page.getByTestId('trace-empty'))).toBe(
         'No spans stored for this trace id. Its spans may not have arrived yet, or were kept elsewhere. Look for logs with this trace id.',
@@ -454,19 +431,19 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('says why a read failed: the spans’ (nothing is shown), or the logs’ (the spans are)', async () => {
-    const { page, problems } = await viewer.newPage();
+    const { page, problems } = await viewer().newPage();
     const message = 'The store could not be read; try again in 5 seconds.';
     const refuse = { status: 503, contentType: 'application/json', body: JSON.stringify({ message }) };
     await page.route(/\/api\/v1\/query\/spans\?/, (route) => route.fulfill(refuse));
-    await viewer.signIn(page, viewer.keys.read, `/ui/traces/${TRACE_ID}`);
-    expect(await settled(page)).toBe('error');
-    expect(await text(page.getByTestId('trace-message'))).toBe(message);
+    await viewer().signIn(page, viewer().keys.read, `/ui/traces/${TRACE_ID}`);
+    expect(await settled(page, 'traces')).toBe('error');
+    expect(await text(page.getByTestId('trace-message'))).toBe(`otelgate answered 503: ${message}`);
     expect(await page.getByTestId('span-row').count()).toBe(0);
 
     await page.unroute(/\/api\/v1\/query\/spans\?/);
     await page.route(/\/api\/v1\/query\/logs\?/, (route) => route.fulfill(refuse));
     await page.reload();
-    expect(await settled(page)).toBe('error');
+    expect(await settled(page, 'traces')).toBe('error');
     expect(await page.getByTestId('span-row').count()).toBe(TRACE_SPANS.length);
     expect(await text(page.getByTestId('trace-logs-message'))).toBe(`The logs could not be read: ${message}`);
     expect(await page.getByTestId('trace-log').count()).toBe(0);
@@ -475,12 +452,12 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('shows another project’s key none of these traces', async () => {
-    const { page, problems } = await viewer.newPage();
-    await viewer.signIn(page, viewer.keys.otherRead, '/ui/traces');
+    const { page, problems } = await viewer().newPage();
+    await viewer().signIn(page, viewer().keys.otherRead, '/ui/traces');
     expect(await listedIds(page)).toEqual([]);
     expect(await text(page.getByTestId('traces-empty'))).toBe('No traces started in this time range with these filters.');
-    await page.goto(`${viewer.url}/ui/traces/${TRACE_ID}`);
-    expect(await settled(page)).toBe('ready');
+    await page.goto(`${viewer().url}/ui/traces/${TRACE_ID}`);
+    expect(await settled(page, 'traces')).toBe('ready');
     expect(await page.getByTestId('trace-empty').count()).toBe(1);
     expect(await page.getByTestId('span-row').count()).toBe(0);
     expect(problems).toEqual([]);
@@ -488,14 +465,14 @@ describe.skipIf(!available)('the traces view in Chromium', () => {
   });
 
   it('fits a phone’s width: the list as cards, the waterfall with shorter bars and names cut with their full text in a title', async () => {
-    const { page, problems } = await viewer.newPage(PHONE);
-    await viewer.signIn(page, viewer.keys.read, '/ui/traces');
+    const { page, problems } = await viewer().newPage(PHONE);
+    await viewer().signIn(page, viewer().keys.read, '/ui/traces');
     expect(await listedIds(page)).toEqual([HEALTH_TRACE_ID, TRACE_ID]);
     expect(await overflow(page)).toBe(0);
     await screenshot(page, 'traces-phone');
 
     await page.getByTestId('trace-root').nth(1).click();
-    expect(await settled(page)).toBe('ready');
+    expect(await settled(page, 'traces')).toBe('ready');
     expect(await overflow(page)).toBe(0);
     expect(await each<string | null>(page, '[data-testid=span-row-name]', '(name) => name.getAttribute("title")')).toEqual(TRACE_SPANS.map((s) => s.name));
     // The bars keep their places, in a narrower track.

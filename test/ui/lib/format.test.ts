@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatNumber, formatTime, severityBand, spanKindName, spanStatusName } from '../../../ui/src/lib/format.js';
+import { attributeText, formatDuration, formatNumber, formatTime, severityBand, spanKindName, spanStatusName } from '../../../ui/src/lib/format.js';
 import { localInputToNanos, nanosToLocalInput, rangeFromParams, rangeToParams, resolveRange } from '../../../ui/src/lib/range.js';
 
 describe('format', () => {
@@ -55,6 +55,10 @@ describe('format', () => {
       '0',
     ]);
     expect([null, undefined, Number.NaN].map(formatNumber)).toEqual(['', '', '']);
+  });
+
+  it('writes an attribute value: a string as itself, anything else as its JSON text', () => {
+    expect(['GET /', '', 42, true, null, ['a', 1], { k: 'v' }].map(attributeText)).toEqual(['GET /', '', '42', 'true', 'null', '["a",1]', '{"k":"v"}']);
   });
 });
 

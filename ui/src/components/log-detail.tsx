@@ -61,7 +61,7 @@ export function LogDetail(props: { row: LogRow; onClose: () => void }) {
       <pre class="log-detail-body" data-testid="detail-body">
         {row.body}
       </pre>
-      <dl class="fields">
+      <dl class="facts">
         <Field name="Time" testid="detail-time">
           {time(row.time_unix_nano)}
         </Field>

@@ -1,14 +1,14 @@
-// The logs view's filters: the time range (RangePicker: a preset, or a custom from/to that applies
-// as it is edited), service, minimum severity, trace id, text in the body, how many rows, and live
-// mode. A choice in a list or the live box applies at once, with whatever the text fields hold;
-// the text fields apply on Enter or Apply. The view writes what is applied into the address.
+// The logs view's filters in the bar every view has (filter-bar.tsx): the time range, service,
+// minimum severity, trace id, text in the body, how many rows, and live mode. A choice in a list or
+// the live box applies at once, with whatever the text fields hold; the text fields apply on Enter
+// or Apply. The view writes what is applied into the address.
 //
-// data-testid: those of RangePicker (filter-range, filter-from, filter-to, filter-range-message),
-// filter-service, filter-severity, filter-trace, filter-q, filter-limit, filter-live, filter-apply.
-import { useEffect, useState } from 'preact/hooks';
+// data-testid: those of FilterBar (filter-range, filter-from, filter-to, filter-range-message,
+// filter-apply, filter-refresh), filter-service, filter-severity, filter-trace, filter-q,
+// filter-limit, filter-live.
 import { SEVERITY_BANDS } from '../lib/format';
 import { DEFAULT_RANGE, type Range } from '../lib/range';
-import { RangePicker } from './range-picker';
+import { CheckField, Field, FilterBar, useDraft } from './filter-bar';
 
 export interface LogFilterValues {
   range: Range;
@@ -25,28 +25,15 @@ const LIMITS = ['100', '1000', '10000'] as const;
 /** Every band but unspecified: a minimum of 0 is no filter. */
 const MINIMUMS = SEVERITY_BANDS.filter((band) => band !== 'unspecified');
 
-/** What the text fields hold, applied or not. */
-interface Draft {
-  service: string;
-  trace_id: string;
-  q: string;
-}
-
-const draftOf = (value: LogFilterValues): Draft => ({ service: value.service, trace_id: value.trace_id, q: value.q });
-
 /** A select's options, and the address's own value among them when it is none of them (limit=50). */
 function withCurrent(options: readonly string[], current: string): readonly string[] {
   return current === '' || options.includes(current) ? options : [...options, current];
 }
 
-export function LogFilters(props: { value: LogFilterValues; services: readonly string[]; onApply: (value: LogFilterValues) => void }) {
+export function LogFilters(props: { value: LogFilterValues; services: readonly string[]; onApply: (value: LogFilterValues) => void; onRefresh: () => void }) {
   const { value } = props;
-  const [draft, setDraft] = useState(() => draftOf(value));
-  const applied = JSON.stringify(draftOf(value));
-  // The address changed (back, forward, a link): the fields show what it holds.
-  useEffect(() => setDraft(draftOf(value)), [applied]);
+  const [draft, edit] = useDraft({ service: value.service, trace_id: value.trace_id, q: value.q });
 
-  const edit = (changes: Partial<Draft>): void => setDraft((old) => ({ ...old, ...changes }));
   const apply = (changes: Partial<LogFilterValues>): void => {
     props.onApply({ ...value, service: draft.service.trim(), trace_id: draft.trace_id.trim(), q: draft.q, ...changes });
   };
@@ -55,19 +42,23 @@ export function LogFilters(props: { value: LogFilterValues; services: readonly s
 
   const live = value.live && 'preset' in value.range;
   return (
-    <form
-      class="filters"
-      aria-label="Filters"
-      onSubmit={(event) => {
-        event.preventDefault();
-        apply({});
-      }}
+    <FilterBar
+      label="Filters"
+      range={value.range}
+      onRange={(range) => apply({ range })}
+      onApply={() => apply({})}
+      onRefresh={props.onRefresh}
+      actions={<CheckField label="Live" testid="filter-live" checked={live} onChange={toggleLive} />}
+      footer={
+        <datalist id="logs-services">
+          {props.services.map((service) => (
+            <option key={service} value={service} />
+          ))}
+        </datalist>
+      }
     >
-      <RangePicker range={value.range} onChange={(range) => apply({ range })} />
-      <div class="field">
-        <label for="logs-service">Service</label>
+      <Field label="Service">
         <input
-          id="logs-service"
           list="logs-services"
           data-testid="filter-service"
           autocomplete="off"
@@ -76,15 +67,9 @@ export function LogFilters(props: { value: LogFilterValues; services: readonly s
           value={draft.service}
           onInput={(event) => edit({ service: event.currentTarget.value })}
         />
-        <datalist id="logs-services">
-          {props.services.map((service) => (
-            <option key={service} value={service} />
-          ))}
-        </datalist>
-      </div>
-      <div class="field">
-        <label for="logs-severity">Minimum severity</label>
-        <select id="logs-severity" data-testid="filter-severity" value={value.severity_min} onChange={(event) => apply({ severity_min: event.currentTarget.value })}>
+      </Field>
+      <Field label="Minimum severity">
+        <select data-testid="filter-severity" value={value.severity_min} onChange={(event) => apply({ severity_min: event.currentTarget.value })}>
           <option value="">any</option>
           {withCurrent(MINIMUMS, value.severity_min).map((band) => (
             <option key={band} value={band}>
@@ -92,11 +77,9 @@ export function LogFilters(props: { value: LogFilterValues; services: readonly s
             </option>
           ))}
         </select>
-      </div>
-      <div class="field wide">
-        <label for="logs-trace">Trace id</label>
+      </Field>
+      <Field label="Trace id" size="wide">
         <input
-          id="logs-trace"
           class="mono"
           data-testid="filter-trace"
           autocomplete="off"
@@ -105,35 +88,19 @@ export function LogFilters(props: { value: LogFilterValues; services: readonly s
           value={draft.trace_id}
           onInput={(event) => edit({ trace_id: event.currentTarget.value })}
         />
-      </div>
-      <div class="field wide">
-        <label for="logs-q">Body contains</label>
-        <input id="logs-q" type="search" data-testid="filter-q" placeholder="text (case-sensitive)" value={draft.q} onInput={(event) => edit({ q: event.currentTarget.value })} />
-      </div>
-      <div class="field">
-        <label for="logs-limit">Rows</label>
-        <select id="logs-limit" data-testid="filter-limit" value={value.limit} onChange={(event) => apply({ limit: event.currentTarget.value })}>
+      </Field>
+      <Field label="Body contains" size="wide">
+        <input type="search" data-testid="filter-q" placeholder="text (case-sensitive)" value={draft.q} onInput={(event) => edit({ q: event.currentTarget.value })} />
+      </Field>
+      <Field label="Rows" size="short">
+        <select data-testid="filter-limit" value={value.limit} onChange={(event) => apply({ limit: event.currentTarget.value })}>
           {withCurrent(LIMITS, value.limit).map((limit) => (
             <option key={limit} value={limit}>
               {/^\d+$/.test(limit) ? Number(limit).toLocaleString('en') : limit}
             </option>
           ))}
         </select>
-      </div>
-      <div class="field actions">
-        <button type="submit" data-testid="filter-apply">
-          Apply
-        </button>
-        <label class="live">
-          <input
-            type="checkbox"
-            data-testid="filter-live"
-            checked={live}
-            onChange={(event) => toggleLive(event.currentTarget.checked)}
-          />
-          Live
-        </label>
-      </div>
-    </form>
+      </Field>
+    </FilterBar>
   );
 }

@@ -14,9 +14,12 @@ export type Read<T> =
 
 type Settled<T> = { key: string; state: 'ready'; data: T } | { key: string; state: 'error'; message: string };
 
-function messageOf(error: unknown): string {
-  if (error instanceof ApiError) return error.status === 0 ? error.message : `The read API answered ${error.status}: ${error.message}`;
-  return String(error);
+/** A failed read as the views say it: what refused it, and the read API's own message. */
+export function messageOf(error: unknown): string {
+  if (!(error instanceof ApiError)) return String(error);
+  if (error.status === 0) return error.message;
+  if (error.status === 400) return `The read API refused a filter: ${error.message}`;
+  return `otelgate answered ${error.status}: ${error.message}`;
 }
 
 /** `key` undefined: nothing to read (the state is idle). */

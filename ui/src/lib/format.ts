@@ -1,5 +1,6 @@
-// How the viewer writes times, durations and severities. Times are the read API's decimal
-// nanosecond strings; they are shown in the browser's time zone, to the millisecond.
+// How the viewer writes times, durations, severities and attribute values. Times are the read API's
+// decimal nanosecond strings; they are shown in the browser's time zone, to the millisecond.
+import type { AttributeValue } from '../rows.js';
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
@@ -63,4 +64,9 @@ export function formatNumber(n: number | null | undefined): string {
   if (n === null || n === undefined || Number.isNaN(n)) return '';
   if (Number.isInteger(n) || !Number.isFinite(n)) return String(n);
   return String(Number(Math.abs(n) >= 1 ? n.toFixed(3) : n.toPrecision(6)));
+}
+
+/** An attribute's value as text: a string as itself, anything else (number, boolean, array, map) as its JSON text. */
+export function attributeText(value: AttributeValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -1,6 +1,7 @@
 // What the metrics view draws for a metric: which line of series.ts each type and mode takes, what
 // its axis and its note say, and how a series is named in the legend and in the address.
 import type { Attributes, AttributeValue, MetricSeries, MetricType } from '../rows.js';
+import { attributeText } from './format.js';
 import { hasQuantile, histogramCounts, histogramMeans, histogramQuantiles, rates, summaryQuantiles, unitLabel, values, withoutBuckets, type Line } from './series.js';
 
 /** How a histogram or a summary is drawn; gauges and sums have one way only. */
@@ -103,11 +104,6 @@ export function plotOf(metric: MetricShape, series: readonly MetricSeries[], mod
 }
 
 // ---- series: their names and their keys ----
-
-/** An attribute value as the legend shows it: a string as itself, anything else as its JSON text. */
-export function attributeText(value: AttributeValue): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
 
 /** A series in the legend: its attributes as key=value, after its service. */
 export function seriesLabel(series: { service_name: string; attributes: Attributes }): string {

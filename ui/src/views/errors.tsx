@@ -15,15 +15,16 @@
 // error-event-time, error-event-service, error-event-severity, error-event-body,
 // error-stack-heading (the error: the stack trace's first line, a Python traceback's last),
 // error-stack (the <pre>), error-stack-frame (each other line), error-stack-none,
-// error-attributes (a table: error-attribute rows, data-key), error-logs-link, error-trace-link.
+// error-attributes (the event's attributes but its stack trace: components/attributes.tsx's table),
+// error-logs-link, error-trace-link.
 import type { Api } from '../api';
+import { AttributeTable } from '../components/attributes';
 import { CountStrip } from '../components/count-strip';
 import { Link } from '../components/link';
 import { QueryFilters, useQuery, type Query } from '../components/query-filters';
 import { useRead } from '../components/use-read';
 import { perBucket } from '../lib/buckets';
 import { formatTime, severityBand } from '../lib/format';
-import { attributeText } from '../lib/plot';
 import { rangeToParams } from '../lib/range';
 import { splitStack } from '../lib/stack';
 import type { ErrorGroup, ErrorGroups, LogRow } from '../rows';
@@ -65,7 +66,7 @@ export function ErrorsView(props: { api: Api }) {
   return (
     <section class="view errors" data-testid="view-errors" data-state={state}>
       <h1>Errors</h1>
-      <QueryFilters query={query} idPrefix="errors" />
+      <QueryFilters query={query} />
       {groups.state === 'error' && (
         <p class="message" role="alert" data-testid="errors-error">
           {groups.message}
@@ -134,11 +135,12 @@ function LatestEvent(props: { id: string; group: ErrorGroup; query: Query }) {
   const row: LogRow = props.group.latest;
   const stackValue = row.attributes[STACK];
   const stack = typeof stackValue === 'string' && stackValue.trim() !== '' ? splitStack(stackValue) : undefined;
-  const attributes = Object.entries(row.attributes).filter(([key]) => key !== STACK);
+  // The stack trace is shown above, frame by frame.
+  const attributes = Object.fromEntries(Object.entries(row.attributes).filter(([key]) => key !== STACK));
   return (
     <div id={props.id} class="error-event" data-testid="error-event">
       <h3>Latest event</h3>
-      <dl class="event-facts">
+      <dl class="facts">
         <dt>Time</dt>
         <dd data-testid="error-event-time">{formatTime(row.time_unix_nano)}</dd>
         <dt>Service</dt>
@@ -171,21 +173,10 @@ function LatestEvent(props: { id: string; group: ErrorGroup; query: Query }) {
           )}
         </section>
       )}
-      {attributes.length > 0 && (
+      {Object.keys(attributes).length > 0 && (
         <>
           <h4>Attributes</h4>
-          <div class="attributes-box">
-            <table class="attributes" data-testid="error-attributes">
-              <tbody>
-                {attributes.map(([key, value]) => (
-                  <tr key={key} data-testid="error-attribute" data-key={key}>
-                    <th scope="row">{key}</th>
-                    <td>{attributeText(value)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AttributeTable attributes={attributes} testid="error-attributes" label="The event's attributes" />
         </>
       )}
       <p class="event-links">

@@ -9,12 +9,13 @@
 // logs-count (how many rows, with data-count), logs-live (shown while live), and those of
 // LogFilters, LogHistogram, LogTable and LogDetail (ui/src/components/log-*.tsx).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type Api } from '../api';
+import type { Api } from '../api';
 import { LogDetail } from '../components/log-detail';
 import { LogFilters, type LogFilterValues } from '../components/log-filters';
 import { LogHistogram } from '../components/log-histogram';
 import { LogTable, type LogTableHandle } from '../components/log-table';
 import { RANGE_FILTERS, rangeFilters, rangeOf } from '../components/range-picker';
+import { messageOf } from '../components/use-read';
 import { histogramOf, type Histogram } from '../lib/histogram';
 import { mergeNewer, nextFrom } from '../lib/logs';
 import { resolveRange, type Range } from '../lib/range';
@@ -48,13 +49,6 @@ interface CountsAnswer {
 
 /** What the rows and counts shown answer: the filters but live mode, and how many times Apply read them again. */
 const keyOf = (f: Omit<LogFilterValues, 'live'>, refresh: number): string => JSON.stringify([f.range, f.service, f.severity_min, f.trace_id, f.q, f.limit, refresh]);
-
-function messageOf(error: unknown): string {
-  if (!(error instanceof ApiError)) return String(error);
-  if (error.status === 0) return error.message;
-  if (error.status === 400) return `The read API refused a filter: ${error.message}`;
-  return `otelgate answered ${error.status}: ${error.message}`;
-}
 
 const failure = (result: PromiseSettledResult<unknown>): string | undefined => (result.status === 'rejected' ? messageOf(result.reason) : undefined);
 
@@ -157,7 +151,7 @@ export function LogsView(props: { api: Api }) {
   return (
     <section class="view logs-view" data-testid="view-logs" data-state={state} aria-busy={state === 'loading'}>
       <h1>Logs</h1>
-      <LogFilters value={{ range, service, severity_min, trace_id, q, limit, live }} services={services} onApply={apply} />
+      <LogFilters value={{ range, service, severity_min, trace_id, q, limit, live }} services={services} onApply={apply} onRefresh={() => setRefresh((n) => n + 1)} />
       <div class="message" role="alert" data-testid="logs-error">
         {errors.map((error) => (
           <p key={error}>{error}</p>

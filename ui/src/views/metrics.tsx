@@ -114,7 +114,7 @@ export function MetricsView(props: { api: Api }) {
   return (
     <section class="view metrics" data-testid="view-metrics" data-state={state}>
       <h1>Metrics</h1>
-      <QueryFilters query={query} idPrefix="metrics" />
+      <QueryFilters query={query} />
       {failure !== undefined && (
         <p class="message" role="alert" data-testid="metrics-error">
           {failure}
@@ -251,7 +251,7 @@ function ValuesTable(props: { lines: ChartLine[]; axis: string }) {
           <tr>
             <th scope="col">Series</th>
             <th scope="col">Time</th>
-            <th scope="col" class="number">
+            <th scope="col" class="num">
               Value{props.axis === '' ? '' : ` (${props.axis})`}
             </th>
           </tr>
@@ -261,7 +261,7 @@ function ValuesTable(props: { lines: ChartLine[]; axis: string }) {
             <tr key={`${row.line.label} ${row.time}`} data-testid="metric-row" data-value={String(row.value)}>
               <td data-testid="metric-cell-series">{row.line.label}</td>
               <td data-testid="metric-cell-time">{timeText(row.time)}</td>
-              <td class="number" data-testid="metric-cell-value">
+              <td class="num" data-testid="metric-cell-value">
                 {formatNumber(row.value)}
               </td>
             </tr>

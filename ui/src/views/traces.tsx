@@ -5,12 +5,13 @@
 // so that they read along the waterfall, from the trace's start minus a minute to its end plus one.
 //
 // data-testid: view-traces (the root of both pages, with data-state loading → ready | error).
-// The list: traces-filters (the form; its fields filter-range, filter-from, filter-to from
-// components/range-picker.tsx, filter-service, filter-name, filter-min-duration, filter-errors,
-// filter-limit, filter-apply), traces-message (the read API's refusal), traces-count, traces-table,
+// The list: traces-filters (the form, components/filter-bar.tsx's, with its filter-range,
+// filter-from, filter-to, filter-range-message, filter-apply, filter-refresh; and filter-service,
+// filter-name, filter-min-duration, filter-errors, filter-limit), traces-message (why the read
+// failed: the read API's refusal, components/use-read.ts's messageOf), traces-count, traces-table,
 // trace-row (each, with data-trace-id; its cells trace-start, trace-root (the link to the trace),
 // trace-service, trace-duration, trace-spans, trace-errors), traces-empty, traces-more (the limit
-// was reached), traces-refresh.
+// was reached).
 // A trace: trace-detail, traces-back (to the list), trace-id, trace-summary, trace-message (a read
 // refused), trace-empty (no spans stored), trace-truncated; the waterfall's and the span details'
 // own; trace-logs (the logs section), trace-logs-link (to the logs view), trace-log (each, with
@@ -19,44 +20,16 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api } from '../api';
 import { Link } from '../components/link';
-import { RANGE_FILTERS, rangeFilters, rangeOf, RangePicker } from '../components/range-picker';
+import { CheckField, Field, FilterBar, useDraft } from '../components/filter-bar';
+import { RANGE_FILTERS, rangeFilters, rangeOf } from '../components/range-picker';
 import { TraceWaterfall } from '../components/trace-waterfall';
+import { useRead } from '../components/use-read';
 import { formatDuration, formatTime, severityBand } from '../lib/format';
 import { resolveRange } from '../lib/range';
 import { waterfall } from '../lib/waterfall';
 import type { LogRow, Rows, SpanRow, TraceSummary } from '../rows';
 import { BASE, navigate, routeOf, useFilters, useLocation } from '../url';
 import './traces.css';
-
-/** What a read gave for one key (the address it was made for): its value, or the message of its failure. */
-type Loaded<T> = { key: string; value: T } | { key: string; error: string };
-
-/**
- * Reads with `load` whenever `key` changes, cancelling the read of the key before. Until the new
- * read is done, the last one's outcome stays (with its key, so that the caller knows it is old).
- */
-function useLoad<T>(key: string, load: (signal: AbortSignal) => Promise<T>): Loaded<T> | undefined {
-  const [loaded, setLoaded] = useState<Loaded<T>>();
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal).then(
-      (value) => setLoaded({ key, value }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoaded({ key, error: error instanceof ApiError ? error.message : String(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [key]);
-  return loaded;
-}
-
-type State = 'loading' | 'ready' | 'error';
-
-function stateOf(loaded: Loaded<unknown> | undefined, key: string): State {
-  if (loaded === undefined || loaded.key !== key) return 'loading';
-  return 'error' in loaded ? 'error' : 'ready';
-}
 
 export function TracesView(props: { api: Api }) {
   const route = routeOf(useLocation().path);
@@ -80,8 +53,7 @@ function TraceList(props: { api: Api }) {
   const range = rangeOf(filters);
   // A preset range moves with the clock: Refresh reads it again up to now.
   const [refreshes, setRefreshes] = useState(0);
-  const key = `${search}#${refreshes}`;
-  const loaded = useLoad(key, (signal) => {
+  const read = useRead(`${search}#${refreshes}`, (signal) => {
     const { from, to } = resolveRange(range, Date.now());
     return props.api.traceSummaries(
       {
@@ -96,14 +68,11 @@ function TraceList(props: { api: Api }) {
       signal,
     );
   });
-  const state = stateOf(loaded, key);
-  const rows = loaded !== undefined && 'value' in loaded ? loaded.value.rows : undefined;
+  const state = read.state === 'idle' ? 'loading' : read.state;
+  const rows = read.state === 'ready' ? read.data.rows : read.state === 'loading' ? read.previous?.rows : undefined;
 
-  // The text fields apply on Enter or Apply; until then they are drafts.
-  const [draft, setDraft] = useState({ service: filters.service, name: filters.name, min_duration: filters.min_duration });
-  useEffect(() => setDraft({ service: filters.service, name: filters.name, min_duration: filters.min_duration }), [filters.service, filters.name, filters.min_duration]);
-  const apply = (event: Event): void => {
-    event.preventDefault();
+  const [draft, edit] = useDraft({ service: filters.service, name: filters.name, min_duration: filters.min_duration });
+  const apply = (): void => {
     setFilters({ service: draft.service.trim(), name: draft.name.trim(), min_duration: draft.min_duration.trim() }, 'push');
   };
   const limit = filters.limit === '' ? DEFAULT_LIMIT : filters.limit;
@@ -113,32 +82,48 @@ function TraceList(props: { api: Api }) {
   return (
     <section class="view traces-view" data-testid="view-traces" data-state={state} aria-busy={state === 'loading'}>
       <h1>Traces</h1>
-      <form class="filters" data-testid="traces-filters" aria-label="Filter the traces" onSubmit={apply}>
-        <RangePicker range={range} onChange={(next) => setFilters(rangeFilters(next), 'push')} />
-        <label class="field">
-          <span>Service</span>
-          <input data-testid="filter-service" list="trace-services" value={draft.service} placeholder="any" onInput={(event) => setDraft({ ...draft, service: event.currentTarget.value })} />
-        </label>
-        <label class="field">
-          <span>Root span name</span>
-          <input data-testid="filter-name" list="trace-names" value={draft.name} placeholder="any" onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })} />
-        </label>
-        <label class="field field-short">
-          <span>Min duration</span>
+      <FilterBar
+        label="Filter the traces"
+        testid="traces-filters"
+        range={range}
+        onRange={(next) => setFilters(rangeFilters(next), 'push')}
+        onApply={apply}
+        onRefresh={() => setRefreshes(refreshes + 1)}
+        footer={
+          <>
+            <p id="min-duration-hint" class="hint filters-hint">
+              Service and root span name match exactly; a duration is written as 250ms, 1.5s or 2m (digits alone are nanoseconds).
+            </p>
+            <datalist id="trace-services">
+              {services.map((service) => (
+                <option key={service} value={service} />
+              ))}
+            </datalist>
+            <datalist id="trace-names">
+              {names.map((name) => (
+                <option key={name} value={name} />
+              ))}
+            </datalist>
+          </>
+        }
+      >
+        <Field label="Service">
+          <input data-testid="filter-service" list="trace-services" value={draft.service} placeholder="any" onInput={(event) => edit({ service: event.currentTarget.value })} />
+        </Field>
+        <Field label="Root span name">
+          <input data-testid="filter-name" list="trace-names" value={draft.name} placeholder="any" onInput={(event) => edit({ name: event.currentTarget.value })} />
+        </Field>
+        <Field label="Min duration" size="short">
           <input
             data-testid="filter-min-duration"
             value={draft.min_duration}
             placeholder="250ms, 1.5s"
             aria-describedby="min-duration-hint"
-            onInput={(event) => setDraft({ ...draft, min_duration: event.currentTarget.value })}
+            onInput={(event) => edit({ min_duration: event.currentTarget.value })}
           />
-        </label>
-        <label class="field field-check">
-          <input type="checkbox" data-testid="filter-errors" checked={filters.errors === 'true'} onChange={(event) => setFilters({ errors: event.currentTarget.checked ? 'true' : '' }, 'push')} />
-          <span>Errors only</span>
-        </label>
-        <label class="field field-short">
-          <span>Show</span>
+        </Field>
+        <CheckField label="Errors only" testid="filter-errors" checked={filters.errors === 'true'} onChange={(checked) => setFilters({ errors: checked ? 'true' : '' }, 'push')} />
+        <Field label="Show" size="short">
           <select data-testid="filter-limit" value={limit} onChange={(event) => setFilters({ limit: event.currentTarget.value === DEFAULT_LIMIT ? '' : event.currentTarget.value }, 'push')}>
             {(LIMITS.includes(limit) ? LIMITS : [...LIMITS, limit]).map((n) => (
               <option key={n} value={n}>
@@ -146,33 +131,12 @@ function TraceList(props: { api: Api }) {
               </option>
             ))}
           </select>
-        </label>
-        <div class="filter-actions">
-          <button type="submit" data-testid="filter-apply">
-            Apply
-          </button>
-          <button type="button" data-testid="traces-refresh" onClick={() => setRefreshes(refreshes + 1)}>
-            Refresh
-          </button>
-        </div>
-        <p id="min-duration-hint" class="hint filters-hint">
-          Service and root span name match exactly; a duration is written as 250ms, 1.5s or 2m (digits alone are nanoseconds).
-        </p>
-        <datalist id="trace-services">
-          {services.map((service) => (
-            <option key={service} value={service} />
-          ))}
-        </datalist>
-        <datalist id="trace-names">
-          {names.map((name) => (
-            <option key={name} value={name} />
-          ))}
-        </datalist>
-      </form>
+        </Field>
+      </FilterBar>
 
-      {loaded !== undefined && 'error' in loaded && loaded.key === key && (
+      {read.state === 'error' && (
         <p class="message" role="alert" data-testid="traces-message">
-          {loaded.error}
+          {read.message}
         </p>
       )}
       {rows !== undefined && <TraceTable rows={rows} search={search} limit={Number(limit)} stale={state !== 'ready'} />}
@@ -200,7 +164,7 @@ function TraceTable(props: { rows: TraceSummary[]; search: string; limit: number
       <p class="muted" data-testid="traces-count" aria-live="polite">
         {rows.length === 1 ? '1 trace' : `${rows.length} traces`}, newest first
       </p>
-      <table class={`traces${props.stale ? ' stale' : ''}`} data-testid="traces-table">
+      <table class={`traces data-table${props.stale ? ' stale' : ''}`} data-testid="traces-table">
         <thead>
           <tr>
             <th scope="col">Start</th>
@@ -300,9 +264,9 @@ function TracePage(props: { api: Api; traceId: string }) {
   const { traceId } = props;
   const search = useLocation().query.toString();
   const query = search === '' ? '' : `?${search}`;
-  const loaded = useLoad(traceId, (signal) => readTrace(props.api, traceId, signal));
-  const data = loaded !== undefined && 'value' in loaded ? loaded.value : undefined;
-  const state: State = data?.logs !== undefined && 'error' in data.logs ? 'error' : stateOf(loaded, traceId);
+  const read = useRead(traceId, (signal) => readTrace(props.api, traceId, signal));
+  const data = read.state === 'ready' ? read.data : undefined;
+  const state = (data?.logs !== undefined && 'error' in data.logs) || read.state === 'error' ? 'error' : data === undefined ? 'loading' : 'ready';
   const heading = useRef<HTMLHeadingElement>(null);
   // Opened from a list or a link, the keyboard starts at the trace, not at the top of the page.
   useEffect(() => heading.current?.focus(), []);
@@ -318,9 +282,9 @@ function TracePage(props: { api: Api; traceId: string }) {
         <h1 ref={heading} tabIndex={-1}>
           Trace <code data-testid="trace-id">{traceId}</code>
         </h1>
-        {loaded !== undefined && 'error' in loaded && (
+        {read.state === 'error' && (
           <p class="message" role="alert" data-testid="trace-message">
-            {loaded.error}
+            {read.message}
           </p>
         )}
         {state === 'loading' && <p class="muted">Loading the trace…</p>}
