@@ -226,6 +226,7 @@ const MAX_BUCKETS = 1000n;
 const DEFAULT_BUCKETS = 60n;
 const DEFAULT_MAX_POINTS = 1000;
 const MAX_POINTS = 10_000;
+const MAX_ATTRIBUTE_MATCHES = 32;
 
 /** Nanoseconds of a duration as Go writes it (250ms, 1.5s, 1m), or of digits alone, as times are given. */
 function duration(name: string, text: string, examples: string, min: bigint): bigint {
@@ -258,6 +259,9 @@ function attributeMatches(name: string, text: string): AttributeMatch[] {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new QueryError(name, `${name} must be a JSON object of attribute values, like {"http.route":"/api"}; got "${text}"`);
   }
+  // Each key is one more condition of the query: SQLite refuses a statement past a depth of 1,000.
+  const keys = Object.keys(parsed).length;
+  if (keys > MAX_ATTRIBUTE_MATCHES) throw new QueryError(name, `${name} may name at most ${MAX_ATTRIBUTE_MATCHES} attributes; got ${keys}`);
   return Object.entries(parsed).map(([key, value]: [string, unknown]): AttributeMatch => {
     if (typeof value === 'string') return { key, type: 'text', value };
     if (typeof value === 'number') return { key, type: 'number', value };

@@ -173,6 +173,7 @@ describe('parseView (the aggregate paths)', () => {
     ['trace_summaries', [['min_duration', '3000000h']], 'min_duration', 'min_duration must be a duration (250ms, 1.5s) or nanoseconds; got "3000000h"'],
     ['trace_summaries', [['errors', 'TRUE']], 'errors', 'errors must be true or false; got "TRUE"'],
     ['metric_series', [['name', 'm'], ['attributes', '"x"']], 'attributes', 'attributes must be a JSON object of attribute values, like {"http.route":"/api"}; got ""x""'],
+    ['metric_series', [['name', 'm'], ['attributes', JSON.stringify(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, i])))]], 'attributes', 'attributes may name at most 32 attributes; got 33'],
     ['metric_series', [['name', 'm'], ['max_points', '1.5']], 'max_points', 'max_points must be an integer from 1 to 10000; got "1.5"'],
     ['metric_names', [['from', String(NOW - 31n * 24n * HOUR - 1n)]], 'from', 'from must be at most 31 days before to (now, when not given)'],
     ['metric_names', [['from', '0'], ['to', String(31n * 24n * HOUR + 1n)]], 'from', 'from must be at most 31 days before to'],

@@ -150,3 +150,17 @@ describe('the settings that turn the viewer off', () => {
     }
   });
 });
+
+describe('the viewer beside a cors setting', () => {
+  it('keeps its pages to its own origin: no CORS headers, and a preflight is its 405 with the security headers; the read API keeps CORS', async () => {
+    const gw = await gatewayWith('    cors: {allowed_origins: ["https://app.example.com"]}');
+    const origin = { Origin: 'https://app.example.com' };
+    const page = await fetch(`${gw.url}/ui/`, { headers: origin });
+    expect([page.status, page.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+    const preflight = await fetch(`${gw.url}/ui/logs`, { method: 'OPTIONS', headers: { ...origin, 'Access-Control-Request-Method': 'GET' } });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('allow')]).toEqual([405, null, 'GET, HEAD']);
+    expect(headersOf(preflight)).toMatchObject(SECURITY);
+    const read = await fetch(`${gw.url}/api/v1/query/logs`, { method: 'OPTIONS', headers: { ...origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' } });
+    expect([read.status, read.headers.get('access-control-allow-origin')]).toEqual([204, 'https://app.example.com']);
+  });
+});

@@ -10,7 +10,7 @@ type Value = SQLInputValue | undefined;
 export type Row = Record<string, Value>;
 
 export const str = (v: Value): string => JSON.stringify(v ?? '');
-export const u64 = (v: Value): string => `"${BigInt.asUintN(64, v as bigint)}"`;
+const u64 = (v: Value): string => `"${BigInt.asUintN(64, v as bigint)}"`;
 export const int = (v: Value): number => Number(v);
 const flag = (v: Value): string => (v === 1n ? 'true' : 'false');
 

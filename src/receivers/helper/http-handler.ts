@@ -42,10 +42,15 @@ export interface HandlerOptions extends IntakeOptions {
 export interface GetRoute {
   prefix: string;
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /**
+   * Whether the receiver's `cors` setting applies: the read API may be read from a page of another
+   * origin; the viewer's own pages are only ever loaded from this one.
+   */
+  cors: boolean;
 }
 
-function getRouteOf(gets: readonly GetRoute[], path: string): GetRoute['handle'] | undefined {
-  for (const get of gets) if (path.startsWith(get.prefix) || path === get.prefix.slice(0, -1)) return get.handle;
+function getRouteOf(gets: readonly GetRoute[], path: string): GetRoute | undefined {
+  for (const get of gets) if (path.startsWith(get.prefix) || path === get.prefix.slice(0, -1)) return get;
   return undefined;
 }
 
@@ -72,12 +77,12 @@ export function httpHandler(options: HandlerOptions): (req: IncomingMessage, res
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const getting = getRouteOf(options.gets, path);
     const route = getting === undefined ? routeOf(protocols, path) : undefined;
-    if ((route !== undefined || getting !== undefined) && options.cors !== undefined) {
+    if ((route !== undefined || getting?.cors === true) && options.cors !== undefined) {
       if (options.cors.preflight(req, res, getting === undefined ? 'POST' : 'GET')) return;
       options.cors.decorate(req, res);
     }
     if (getting !== undefined) {
-      await getting(req, res);
+      await getting.handle(req, res);
       return;
     }
     if (route === undefined) {

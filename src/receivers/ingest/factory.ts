@@ -62,8 +62,8 @@ export const ingestReceiverFactory: ReceiverFactory<typeof ingestSchema> = {
     const servesUi = config.read_api.enabled && config.ui.enabled;
     let uiFiles: UiFiles | undefined;
     const gets: GetRoute[] = [];
-    if (config.read_api.enabled) gets.push({ prefix: READ_PREFIX, handle: readHandler({ reader: () => reader, authenticator: () => authenticator as Authenticator, logger: ctx.logger }) });
-    if (servesUi) gets.push({ prefix: UI_PREFIX, handle: uiHandler(() => uiFiles) });
+    if (config.read_api.enabled) gets.push({ prefix: READ_PREFIX, handle: readHandler({ reader: () => reader, authenticator: () => authenticator as Authenticator, logger: ctx.logger }), cors: true });
+    if (servesUi) gets.push({ prefix: UI_PREFIX, handle: uiHandler(() => uiFiles), cors: false });
     const handle = httpHandler({
       protocols,
       next,

@@ -489,6 +489,11 @@ describe('GET /api/v1/query/metric_series', () => {
   it('answers no rows for a name not stored', async () => {
     expect(await get('metric_series', { ...WINDOW, name: 'nope' })).toMatchObject({ status: 200, text: '{"rows":[]}' });
   });
+
+  it('runs a filter of the most attributes allowed, 32', async () => {
+    const attributes = JSON.stringify({ 'http.route': '/api', ...Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`k${i}`, i])) });
+    expect(await get('metric_series', { ...WINDOW, name: 'http.server.duration', attributes })).toMatchObject({ status: 200, text: '{"rows":[]}' });
+  });
 });
 
 describe('GET /api/v1/query/error_groups', () => {
