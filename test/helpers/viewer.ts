@@ -71,6 +71,13 @@ export interface Viewer {
 }
 
 /**
+ * The options of every describe of browser tests: a test chains several waits of up to DEADLINE_MS,
+ * so that one slow step on a loaded machine must not make the whole test time out (the suite's
+ * testTimeout is 30 s).
+ */
+export const BROWSER_TESTS = { timeout: 120_000 };
+
+/**
  * Starts the viewer before the file's tests and stops it after them (vitest's hooks, registered by
  * this call at the file's top level). `viewer()` is the running viewer, for tests and hooks: at the
  * top level there is none yet.
@@ -104,6 +111,11 @@ export const focused = (page: Page): Promise<string | null> => page.evaluate<str
 
 /** How far the page is wider than the window: 0 where nothing makes it scroll sideways. */
 export const overflow = (page: Page): Promise<number> => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+
+/** The browser shows times in its zone, and a test writes them in its own (UTC under vitest; newPage gives the browser the same): they must be the same. */
+export async function sameZone(page: Page, ms: number): Promise<void> {
+  expect(await page.evaluate<number>(`new Date(${ms}).getTimezoneOffset()`)).toBe(new Date(ms).getTimezoneOffset());
+}
 
 /** Waits until the view `name` (view-<name>) has the data of its address on screen, or said why not, and answers which: ready or error. */
 export async function settled(page: Page, name: string): Promise<string | null> {
@@ -179,7 +191,8 @@ export async function startViewer(): Promise<Viewer> {
     now,
     browser,
     async newPage(viewport = DESKTOP) {
-      const page = await browser.newPage({ viewport });
+      // The zone of the times the tests write (formatTime, nanosToLocalInput), whatever the machine's.
+      const page = await browser.newPage({ viewport, timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone });
       page.setDefaultTimeout(DEADLINE_MS);
       const problems: string[] = [];
       page.on('console', (message) => {

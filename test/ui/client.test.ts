@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../helpers/chromium.js';
 import { ROOT } from '../helpers/cli.js';
 import { CHECKOUT, GAUGE, TRACE_ID, TRACE_SPANS } from '../helpers/viewer-dataset.js';
-import { startViewer, type Viewer } from '../helpers/viewer.js';
+import { BROWSER_TESTS, startViewer, type Viewer } from '../helpers/viewer.js';
 
 const available = chromiumAvailable();
 let viewer: Viewer;
@@ -66,7 +66,7 @@ const outcome = (call: string) =>
     }
   `);
 
-describe.skipIf(!available)('the viewer’s read API client', () => {
+describe.skipIf(!available)('the viewer’s read API client', BROWSER_TESTS, () => {
   it('reads /logs, /spans and /metrics with the key the tab keeps: the rows the API answers', async () => {
     await keep(viewer.keys.read);
     const direct = async (what: 'logs' | 'spans' | 'metrics', params: Record<string, string>) => ({ answer: (await viewer.gateway.read(what, viewer.keys.read, params)).body, refused: 0 });
@@ -125,7 +125,7 @@ describe.skipIf(!available)('the viewer’s read API client', () => {
   });
 });
 
-describe.skipIf(!available)('the viewer’s address state', () => {
+describe.skipIf(!available)('the viewer’s address state', BROWSER_TESTS, () => {
   it('routes each path under /ui/ to its view', async () => {
     const paths = ['/ui/', '/ui/logs', '/ui/logs/', `/ui/traces/${TRACE_ID}`, '/ui/traces/a%2Fb', '/ui/traces/%E0%A4%A', '/ui/metrics', '/ui/errors', '/ui/signin', '/ui/nope', '/ui/logs/x', '/ui/traces/a/b', '/elsewhere'];
     expect(await run(`return ${JSON.stringify(paths)}.map((path) => url.routeOf(path));`)).toEqual([
@@ -142,6 +142,14 @@ describe.skipIf(!available)('the viewer’s address state', () => {
       { view: 'unknown' },
       { view: 'unknown' },
       { view: 'unknown' },
+    ]);
+  });
+
+  it('links to a trace’s page with its id as one path segment that routes back to it, keeping the query given', async () => {
+    expect(await run(`return [url.traceHref(${JSON.stringify(TRACE_ID)}), url.traceHref('a/b?c#d %', '?range=15m'), url.routeOf(new URL(url.traceHref('a/b?c#d %', '?range=15m'), location.href).pathname)];`)).toEqual([
+      `/ui/traces/${TRACE_ID}`,
+      '/ui/traces/a%2Fb%3Fc%23d%20%25?range=15m',
+      { view: 'traces', traceId: 'a/b?c#d %' },
     ]);
   });
 

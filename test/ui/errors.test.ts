@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatTime } from '../../ui/src/lib/format.js';
 import { ERROR_EVENTS, ERROR_GROUPS, errorBody, nanosAt } from '../helpers/viewer-dataset.js';
-import { overflow, pathOf, PHONE, ready, screenshot, useViewer } from '../helpers/viewer.js';
+import { BROWSER_TESTS, overflow, pathOf, PHONE, ready, screenshot, useViewer } from '../helpers/viewer.js';
 
 const { available, viewer } = useViewer();
 
@@ -50,7 +50,7 @@ const expectedEvent = (group: (typeof ERROR_GROUPS)[number]) => {
   };
 };
 
-describe.skipIf(!available)('the errors view in Chromium', () => {
+describe.skipIf(!available)('the errors view in Chromium', BROWSER_TESTS, () => {
   it('lists exactly the dataset’s two groups, the most frequent first, with their counts, times and services', async () => {
     const { page, problems } = await viewer().newPage();
     await viewer().signIn(page, viewer().keys.read, '/ui/errors');

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { formatTime, severityBand, type SeverityBand } from '../../ui/src/lib/format.js';
 import { nanosToLocalInput } from '../../ui/src/lib/range.js';
 import { CHECKOUT, ERROR_EVENTS, errorBody, LOGS, logsExport, nanosAt, OTHER_LOG, ROOT_SPAN, SEVERITY_COUNTS, TRACE_ID, WEB, type DatasetLog } from '../helpers/viewer-dataset.js';
-import { focused, overflow, pathOf, PHONE, ready, screenshot, useViewer } from '../helpers/viewer.js';
+import { BROWSER_TESTS, focused, overflow, pathOf, PHONE, ready, sameZone, screenshot, useViewer } from '../helpers/viewer.js';
 import { waitUntil } from '../helpers/wait.js';
 
 const { available, viewer } = useViewer();
@@ -89,11 +89,6 @@ async function send(key: string, logs: readonly DatasetLog[], now: number): Prom
   expect([response.status, await response.text()]).toEqual([200, '{}']);
 }
 
-/** The browser shows times in its zone, and the test writes them in its own (UTC under vitest): they must be the same. */
-async function sameZone(page: Page, ms: number): Promise<void> {
-  expect(await page.evaluate<number>(`new Date(${ms}).getTimezoneOffset()`)).toBe(new Date(ms).getTimezoneOffset());
-}
-
 // ---- the filters ----
 
 interface FilterCase {
@@ -170,7 +165,7 @@ const FILTERS: FilterCase[] = [
   },
 ];
 
-describe.skipIf(!available)('the logs view', () => {
+describe.skipIf(!available)('the logs view', BROWSER_TESTS, () => {
   it('lists the project’s logs newest first, coloured by severity, with the histogram of their counts', async () => {
     const { page, problems } = await open('/ui/logs');
     expect(pathOf(page)).toBe('/ui/logs');
@@ -341,6 +336,9 @@ describe.skipIf(!available)('the logs view', () => {
     await page.getByTestId('logs-live').waitFor();
 
     const after: DatasetLog = { body: 'sent while the page is open', severityNumber: 17, severityText: 'ERROR', service: CHECKOUT, agoMs: 0 };
+    // From a client whose clock is an hour fast: not shown before its time, and holding back none of the others.
+    const ahead: DatasetLog = { body: 'timestamped an hour ahead', severityNumber: 13, severityText: 'WARN', service: WEB, agoMs: -3_600_000 };
+    await send(keys.ingest, [ahead], Date.now());
     await send(keys.ingest, [after], Date.now());
     await expectRows(page, [after.body, before.body]);
     await expectTotals(page, { ...bandCounts([]), info: 1, error: 1 });
@@ -354,11 +352,22 @@ describe.skipIf(!available)('the logs view', () => {
     await page.close();
 
     // Opened with live=1, it is live from the start.
-    const again = await open('/ui/logs?live=1', keys.read);
+    const again = await open('/ui/logs?live=1&limit=100', keys.read);
     await again.page.getByTestId('logs-live').waitFor();
     const third: DatasetLog = { body: 'sent to a page opened live', severityNumber: 13, severityText: 'WARN', service: WEB, agoMs: 0 };
     await send(keys.ingest, [third], Date.now());
     await expectRows(again.page, [third.body, after.body, before.body]);
+    expect(await again.page.getByTestId('logs-live-missed').count()).toBe(0);
+
+    // More than the limit between two reads: the newest are shown, and the view says that some were not.
+    // All at one time a second ahead, so that no read comes between them however the reads and the send fall.
+    const burst: DatasetLog[] = Array.from({ length: 101 }, (_, i) => ({ body: `burst ${i}`, severityNumber: 9, severityText: 'INFO', service: WEB, agoMs: -1000 }));
+    await send(keys.ingest, burst, Date.now());
+    await again.page.getByTestId('logs-live-missed').waitFor();
+    expect(await again.page.getByTestId('logs-live-missed').textContent()).toBe('More than 100 records arrived between two updates: the older of them are not shown. Apply to read the range again.');
+    expect(await again.page.getByTestId('logs-count').getAttribute('data-count')).toBe('100');
+    // Of equal times, the last stored first.
+    expect(await again.page.getByTestId('log-body').first().textContent()).toBe('burst 100');
     expect(again.problems).toEqual([]);
     await again.page.close();
   });

@@ -6,8 +6,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatNumber, formatTime } from '../../ui/src/lib/format.js';
+import { nanosToLocalInput } from '../../ui/src/lib/range.js';
 import { GAUGE, HISTOGRAM, METRIC_NAMES, nanosAt, SUM } from '../helpers/viewer-dataset.js';
-import { overflow, pathOf, PHONE, ready, screenshot, useViewer } from '../helpers/viewer.js';
+import { BROWSER_TESTS, overflow, pathOf, PHONE, ready, sameZone, screenshot, useViewer } from '../helpers/viewer.js';
 
 const { available, viewer } = useViewer();
 
@@ -63,7 +64,7 @@ const INTERVAL = {
   buckets: SECOND.bucketCounts.map((n, i) => n - FIRST.bucketCounts[i]!),
 };
 
-describe.skipIf(!available)('the metrics view in Chromium', () => {
+describe.skipIf(!available)('the metrics view in Chromium', BROWSER_TESTS, () => {
   it('lists exactly the project’s metrics, and draws the gauge’s values with its unit on the axis', async () => {
     const { page, problems } = await viewer().newPage();
     await viewer().signIn(page, viewer().keys.read, '/ui/metrics');
@@ -91,10 +92,11 @@ describe.skipIf(!available)('the metrics view in Chromium', () => {
     expect(await texts(page, 'series-value')).toEqual([formatNumber(GAUGE.points.at(-1)!.value)]);
     expect(await table(page)).toEqual(GAUGE.points.map((point) => row(GAUGE.service, point.agoMs, point.value)));
 
-    // A custom range that leaves the first point out, applied as each field is edited: to the second, in the zone (UTC).
+    // A custom range that leaves the first point out, applied as each field is edited: to the second, in the browser's zone.
     const fromMs = Math.floor((viewer().now - (GAUGE.points[0]!.agoMs + GAUGE.points[1]!.agoMs) / 2) / 1000) * 1000;
     const toMs = Math.floor(viewer().now / 1000) * 1000 + 60_000;
-    const field = (ms: number): string => new Date(ms).toISOString().slice(0, 19);
+    await sameZone(page, viewer().now);
+    const field = (ms: number): string => nanosToLocalInput(String(BigInt(ms) * 1_000_000n));
     await page.getByTestId('filter-range').selectOption('custom');
     await page.getByTestId('filter-from').fill(field(fromMs));
     await page.getByTestId('filter-to').fill(field(toMs));

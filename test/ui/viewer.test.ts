@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TRACE_ID } from '../helpers/viewer-dataset.js';
-import { focused, overflow, pathOf, PHONE, screenshot, useViewer } from '../helpers/viewer.js';
+import { BROWSER_TESTS, focused, overflow, pathOf, PHONE, screenshot, useViewer } from '../helpers/viewer.js';
 import { waitUntil } from '../helpers/wait.js';
 
 const { available, viewer } = useViewer();
@@ -26,7 +26,7 @@ async function refusedMessage(page: Page, key: string): Promise<string> {
   return (await message.textContent()) ?? '';
 }
 
-describe.skipIf(!available)('the viewer in Chromium', () => {
+describe.skipIf(!available)('the viewer in Chromium', BROWSER_TESTS, () => {
   it('shows the sign-in page at /ui/, with the focus in the key field', async () => {
     const { page, problems } = await viewer().newPage();
     const response = await page.goto(`${viewer().url}/ui/`);

@@ -41,6 +41,11 @@ export function routeOf(path: string): Route {
   }
 }
 
+/** The address of a trace's page: its id as one path segment, whatever it holds; `search` (a query string from its '?', or '') as given. */
+export function traceHref(traceId: string, search = ''): string {
+  return `${BASE}traces/${encodeURIComponent(traceId)}${search}`;
+}
+
 /** pushState and replaceState fire no event of their own: this one tells useLocation() to look again. */
 const CHANGED = 'otelgate:location';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { perBucket } from '../../../ui/src/lib/buckets.js';
+import { groupLogFilters } from '../../../ui/src/lib/errors.js';
 import { splitStack } from '../../../ui/src/lib/stack.js';
 
 describe('perBucket', () => {
@@ -38,5 +39,20 @@ describe('splitStack', () => {
       lines: ['Traceback (most recent call last):', '  File "app.py", line 3, in main'],
     });
     expect(splitStack('')).toEqual({ heading: '', lines: [] });
+  });
+});
+
+describe('groupLogFilters', () => {
+  const group = (message: string, services: string[], body: string) => ({ exception_message: message, services, latest: { body } });
+
+  it('looks for the exception message in the group’s one service', () => {
+    expect(groupLogFilters(group('x is undefined', ['web'], 'TypeError: x is undefined'))).toEqual({ q: 'x is undefined', service: 'web' });
+  });
+
+  it('keeps every service of a group that has several, and looks for no whole body', () => {
+    expect(groupLogFilters(group('x is undefined', ['checkout', 'web'], 'TypeError: x is undefined'))).toEqual({ q: 'x is undefined' });
+    expect(groupLogFilters(group('', ['web'], 'TypeError at /very/long/path with every detail of this one event'))).toEqual({ service: 'web' });
+    expect(groupLogFilters(group('not in the body', [], 'something else'))).toEqual({});
+    expect(groupLogFilters(group('x', [''], 'x'))).toEqual({ q: 'x' });
   });
 });

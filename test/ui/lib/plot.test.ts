@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modeFor, parseSelection, plotOf, quantileFor, selectionParam, seriesKey, seriesLabel, type MetricShape } from '../../../ui/src/lib/plot.js';
+import { modeFor, parseSelection, plotOf, pointsPerSeries, quantileFor, selectionParam, seriesKey, seriesLabel, SERIES_LIMIT, type MetricShape } from '../../../ui/src/lib/plot.js';
 import type { MetricSeries } from '../../../ui/src/rows.js';
 
 const S = 1_800_000_000;
@@ -105,5 +105,13 @@ describe('series: labels, keys and the address’s choice', () => {
     expect(parseSelection('[["web",{"b":2,"a":1}]]')).toEqual(new Set(['["web",{"a":1,"b":2}]']));
     expect([parseSelection(''), parseSelection('{'), parseSelection('{}')]).toEqual([undefined, undefined, undefined]);
     expect(parseSelection('[1, ["web"], ["web", []], ["web", {}]]')).toEqual(new Set(['["web",{}]']));
+  });
+});
+
+describe('pointsPerSeries', () => {
+  const HOUR = 3_600_000_000_000n;
+  it('asks the read API’s default up to an hour, and fewer for a longer range, for all series of kilobyte points to stay well under 32 MiB', () => {
+    expect([pointsPerSeries(0n, 15n * 60_000_000_000n), pointsPerSeries(5n, 5n + HOUR), pointsPerSeries(5n, 6n + HOUR), pointsPerSeries(0n, 7n * 24n * HOUR)]).toEqual([1000, 1000, 200, 200]);
+    expect(SERIES_LIMIT * pointsPerSeries(0n, 24n * HOUR) * 1024).toBeLessThan(32 * 1024 * 1024 * 0.75);
   });
 });

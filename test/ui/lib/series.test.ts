@@ -57,6 +57,18 @@ describe('histograms', () => {
     expect(histogramCounts(cumulative, false).values).toEqual([4, 14, 2]);
     expect(histogramMeans([hist(10, 0, 0, [0, 0, 0, 0])], false).values).toEqual([null]);
   });
+
+  it('draws no interval at a cumulative point whose bounds changed without a new start, as at the first; after a reset with new bounds, the point itself', () => {
+    const rebucketed = { ...hist(20, 14, 540, [4, 10, 0, 0]), explicit_bounds: [20, 200, 2000] };
+    const cumulative = [hist(10, 4, 40, [4, 0, 0, 0]), rebucketed, { ...hist(30, 16, 740, [4, 11, 1, 0]), explicit_bounds: [20, 200, 2000] }];
+    expect(histogramCounts(cumulative, true)).toEqual({ times: [S + 30], values: [2] });
+    expect(histogramQuantiles(cumulative, true, 0.5).values).toEqual([200]);
+    const reset = [hist(10, 4, 40, [4, 0, 0, 0]), { ...hist(20, 3, 30, [1, 2, 0, 0], 15), explicit_bounds: [20, 200, 2000] }];
+    expect(histogramCounts(reset, true)).toEqual({ times: [S + 20], values: [3] });
+    expect(histogramQuantiles(reset, true, 0.5).values).toEqual([65]);
+    // Delta points are each their own interval, whatever the bounds.
+    expect(histogramCounts(cumulative, false).values).toEqual([4, 14, 16]);
+  });
 });
 
 describe('summaries and points without buckets', () => {

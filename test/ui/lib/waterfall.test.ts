@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisTicks, waterfall, type WaterfallSpan } from '../../../ui/src/lib/waterfall.js';
+import { axisTicks, rootOf, waterfall, type WaterfallSpan } from '../../../ui/src/lib/waterfall.js';
 
 const T = 1_800_000_000_000_000_000n;
 const span = (span_id: string, parent_span_id: string, startMs: number, endMs: number): WaterfallSpan & { name: string } => ({
@@ -64,5 +64,22 @@ describe('waterfall', () => {
     ]);
     expect(ticks(0n)).toEqual([[0n, 0]]);
     expect(axisTicks(90n, 3).map((t) => t.atNano)).toEqual([0n, 50n]);
+  });
+});
+
+describe('rootOf', () => {
+  it('names a trace as trace_summaries does: a span without a parent before an earlier one whose parent has not arrived', () => {
+    // Newest first, as /spans answers.
+    const spans = [span('b', 'a', 30, 40), span('root', '', 20, 100), span('orphan', 'missing', 10, 50)];
+    expect(rootOf(spans)?.span_id).toBe('root');
+    expect(waterfall(spans).rows[0]?.span.span_id).toBe('orphan');
+  });
+
+  it('takes the earliest of several without a parent, of equal starts the one stored first; with none, the earliest span', () => {
+    expect(rootOf([span('late', '', 30, 40), span('early', '', 10, 50), span('child', 'early', 5, 8)])?.span_id).toBe('early');
+    // Of equal starts the last stored comes first in the answer: the first stored is the last.
+    expect(rootOf([span('stored-second', '', 10, 40), span('stored-first', '', 10, 50)])?.span_id).toBe('stored-first');
+    expect(rootOf([span('x', 'p', 30, 40), span('y', 'q', 10, 50), span('z', 'y', 20, 30)])?.span_id).toBe('y');
+    expect(rootOf([])).toBeUndefined();
   });
 });

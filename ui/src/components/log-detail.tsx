@@ -12,7 +12,7 @@ import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { formatTime, severityBand } from '../lib/format';
 import type { LogRow } from '../rows';
-import { BASE } from '../url';
+import { traceHref } from '../url';
 import { AttributeTable } from './attributes';
 import { Link } from './link';
 
@@ -81,7 +81,7 @@ export function LogDetail(props: { row: LogRow; onClose: () => void }) {
           {row.trace_id === '' ? (
             NONE
           ) : (
-            <Link href={`${BASE}traces/${row.trace_id}`} testid="detail-trace" class="mono">
+            <Link href={traceHref(row.trace_id)} testid="detail-trace" class="mono">
               {row.trace_id}
             </Link>
           )}

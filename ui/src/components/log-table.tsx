@@ -11,7 +11,7 @@ import { formatTime, severityBand } from '../lib/format';
 import { rowTime } from '../lib/logs';
 import { scrollToRow, visibleRows } from '../lib/virtual';
 import type { LogRow } from '../rows';
-import { BASE } from '../url';
+import { traceHref } from '../url';
 import { Link } from './link';
 
 /** Rows rendered beyond each edge of the view: enough for a fast scroll not to show blank space before a render. */
@@ -175,7 +175,7 @@ export function LogTable(props: {
         </span>
         <span role="gridcell" class="log-trace">
           {row.trace_id !== '' && (
-            <Link href={`${BASE}traces/${row.trace_id}`} tabIndex={-1} label={`Trace ${row.trace_id}`} testid="log-trace">
+            <Link href={traceHref(row.trace_id)} tabIndex={-1} label={`Trace ${row.trace_id}`} testid="log-trace">
               trace
             </Link>
           )}

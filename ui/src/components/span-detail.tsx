@@ -8,7 +8,7 @@
 // `span-event-attributes`), span-links (each `span-link`, with `span-link-trace` (a link to the
 // trace), `span-link-span`, `span-link-attributes`), span-resource; the attribute tables' rows are
 // in components/attributes.tsx.
-import { BASE } from '../url';
+import { traceHref } from '../url';
 import { formatDuration, formatTime, spanKindName, spanStatusName } from '../lib/format';
 import type { SpanRow } from '../rows';
 import { AttributeTable } from './attributes';
@@ -111,7 +111,7 @@ export function SpanDetail(props: { id: string; span: SpanRow; traceStart: bigin
             <li key={i} data-testid="span-link">
               <p>
                 Trace{' '}
-                <Link href={`${BASE}traces/${encodeURIComponent(link.trace_id)}${props.search}`} testid="span-link-trace">
+                <Link href={traceHref(link.trace_id, props.search)} testid="span-link-trace">
                   <code>{link.trace_id}</code>
                 </Link>
                 , span <code data-testid="span-link-span">{link.span_id}</code>

@@ -4,6 +4,21 @@ import type { Attributes, AttributeValue, MetricSeries, MetricType } from '../ro
 import { attributeText } from './format.js';
 import { hasQuantile, histogramCounts, histogramMeans, histogramQuantiles, rates, summaryQuantiles, unitLabel, values, withoutBuckets, type Line } from './series.js';
 
+/** Series asked for at most (the read API's default). */
+export const SERIES_LIMIT = 100;
+
+/**
+ * Points asked for a series at most (metric_series's max_points; it keeps a series' newest): the read
+ * API's default, 1000, for a range up to an hour, which holds 360 points of a series sent every 10 s;
+ * 200 for a longer one, where series hold more than that, so that SERIES_LIMIT series of histogram
+ * points (a few hundred bytes each, a kilobyte with a hundred buckets) stay well under the 32 MiB an
+ * answer stops at: a series then shows its newest points, which it says, rather than the answer
+ * leaving out whole series.
+ */
+export function pointsPerSeries(fromNano: bigint, toNano: bigint): number {
+  return toNano - fromNano <= 3_600_000_000_000n ? 1000 : 200;
+}
+
 /** How a histogram or a summary is drawn; gauges and sums have one way only. */
 export type Mode = 'count' | 'mean' | 'quantile';
 

@@ -68,9 +68,15 @@ interface Interval {
   bounds: number[];
 }
 
+/** Whether two points count into the same buckets: the same bounds, and as many counts. */
+const sameBuckets = (a: HistogramPoint, b: HistogramPoint): boolean =>
+  a.bucket_counts.length === b.bucket_counts.length && a.explicit_bounds.length === b.explicit_bounds.length && a.explicit_bounds.every((bound, i) => toNumber(bound) === toNumber(b.explicit_bounds[i]));
+
 /**
  * Each point's own interval: for delta points the point itself; for cumulative ones the difference
- * from the point before (the point itself after a reset, or for the first).
+ * from the point before, or the point itself after a reset (another start, or a lower count). A
+ * point whose counts are since a start before the point before with no difference to take (the
+ * first point; one whose bounds changed) has no interval to draw.
  */
 function intervals(points: readonly HistogramPoint[], cumulative: boolean): Interval[] {
   const out: Interval[] = [];
@@ -81,17 +87,12 @@ function intervals(points: readonly HistogramPoint[], cumulative: boolean): Inte
     let count = toNumber(point.count);
     let sum = toNumber(point.sum);
     const previous = cumulative && i > 0 ? points[i - 1] : undefined;
-    if (
-      previous !== undefined &&
-      previous.start_time_unix_nano === point.start_time_unix_nano &&
-      toNumber(previous.count) <= count &&
-      previous.bucket_counts.length === buckets.length
-    ) {
+    const continued = previous !== undefined && previous.start_time_unix_nano === point.start_time_unix_nano && toNumber(previous.count) <= count;
+    if (continued && sameBuckets(previous, point)) {
       count -= toNumber(previous.count);
       sum -= toNumber(previous.sum);
       for (let b = 0; b < buckets.length; b++) buckets[b]! -= toNumber(previous.bucket_counts[b]);
-    } else if (cumulative && i === 0) {
-      // The first cumulative point's counts are since its start, not since the point before: nothing to draw.
+    } else if (cumulative && (i === 0 || continued)) {
       continue;
     }
     out.push({ time: seconds(point.time_unix_nano), count, sum, buckets, bounds });

@@ -32,6 +32,30 @@ const bySpanStart = (a: WaterfallSpan, b: WaterfallSpan): number => {
   return a.span_id < b.span_id ? -1 : a.span_id > b.span_id ? 1 : 0;
 };
 
+/**
+ * The span a trace is named by, as the read API's trace_summaries chooses it: one without a parent
+ * (parent_span_id ''), else any; of those the earliest start; of equal starts the one stored first,
+ * which is the last of them in the read API's order (newest first, of equal times the last stored
+ * first), the order `spans` are in.
+ */
+export function rootOf<S extends WaterfallSpan>(spans: readonly S[]): S | undefined {
+  let root: S | undefined;
+  for (const span of spans) {
+    if (root === undefined) {
+      root = span;
+      continue;
+    }
+    const orphan = span.parent_span_id === '';
+    const rootOrphan = root.parent_span_id === '';
+    if (orphan !== rootOrphan) {
+      if (orphan) root = span;
+      continue;
+    }
+    if (BigInt(span.start_time_unix_nano) <= BigInt(root.start_time_unix_nano)) root = span;
+  }
+  return root;
+}
+
 export function waterfall<S extends WaterfallSpan>(spans: readonly S[]): Waterfall<S> {
   if (spans.length === 0) return { rows: [], startNano: 0n, durationNano: 0n };
   let start = BigInt(spans[0]!.start_time_unix_nano);

@@ -24,11 +24,12 @@ import { Link } from '../components/link';
 import { QueryFilters, useQuery, type Query } from '../components/query-filters';
 import { useRead } from '../components/use-read';
 import { perBucket } from '../lib/buckets';
+import { groupLogFilters } from '../lib/errors';
 import { formatTime, severityBand } from '../lib/format';
 import { rangeToParams } from '../lib/range';
 import { splitStack } from '../lib/stack';
 import type { ErrorGroup, ErrorGroups, LogRow } from '../rows';
-import { BASE, useFilters } from '../url';
+import { BASE, traceHref, useFilters } from '../url';
 import './errors.css';
 
 const DEFAULTS = { type: '', message: '' };
@@ -38,14 +39,13 @@ const GROUP_LIMIT = 100;
 
 const STACK = 'exception.stacktrace';
 
-/** The logs view with the rows of this error: its message (or body) in the same range and service. */
+/** The logs view with the rows of this error in the same range (lib/errors.ts's groupLogFilters). */
 function logsHref(query: Query, group: ErrorGroup): string {
-  const latest = group.latest;
   const params = new URLSearchParams();
   rangeToParams(query.range, params);
-  const text = group.exception_message !== '' && latest.body.includes(group.exception_message) ? group.exception_message : latest.body;
-  if (text !== '') params.set('q', text);
-  if (latest.service_name !== '') params.set('service', latest.service_name);
+  const { q, service } = groupLogFilters(group);
+  if (q !== undefined) params.set('q', q);
+  if (service !== undefined) params.set('service', service);
   const search = params.toString();
   return `${BASE}logs${search === '' ? '' : `?${search}`}`;
 }
@@ -184,7 +184,7 @@ function LatestEvent(props: { id: string; group: ErrorGroup; query: Query }) {
           Its log rows
         </Link>
         {row.trace_id !== '' && (
-          <Link href={`${BASE}traces/${row.trace_id}`} testid="error-trace-link">
+          <Link href={traceHref(row.trace_id)} testid="error-trace-link">
             Its trace
           </Link>
         )}

@@ -1,12 +1,13 @@
 // The logs view: the project's log records newest first, filtered by time range, service, minimum
 // severity, trace id and text in the body (the read API's /logs parameters, the same ones for the
 // histogram of counts by severity above the table, from /log_counts), all of them in the address.
-// A row opens to the record in full. Live mode reads every POLL_MS what arrived after the newest
-// row shown and puts it on top, the range moving with the clock.
+// A row opens to the record in full. Live mode reads every POLL_MS the rows from the end of the read
+// before up to now (lib/logs.ts's nextWindow) and puts them on top, the range moving with the clock.
 //
 // data-testid: view-logs (the view's root; data-state loading → ready once both the rows and the
 // counts are on screen, or error), logs-error (what the read API refused, or could not answer),
-// logs-count (how many rows, with data-count), logs-live (shown while live), and those of
+// logs-count (how many rows, with data-count), logs-live (shown while live), logs-live-missed (a
+// live read came back full: rows between were not read), and those of
 // LogFilters, LogHistogram, LogTable and LogDetail (ui/src/components/log-*.tsx).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../api';
@@ -17,7 +18,7 @@ import { LogTable, type LogTableHandle } from '../components/log-table';
 import { RANGE_FILTERS, rangeFilters, rangeOf } from '../components/range-picker';
 import { messageOf } from '../components/use-read';
 import { histogramOf, type Histogram } from '../lib/histogram';
-import { mergeNewer, nextFrom } from '../lib/logs';
+import { mergeLive, nextWindow } from '../lib/logs';
 import { resolveRange, type Range } from '../lib/range';
 import type { LogRow } from '../rows';
 import { useFilters } from '../url';
@@ -36,6 +37,10 @@ interface RowsAnswer {
   key: string;
   rows?: LogRow[];
   truncated?: boolean;
+  /** Where live mode reads on from: the end of the read before. */
+  to?: bigint;
+  /** A live read came back full: some rows of its window were not read. */
+  missed?: boolean;
   error?: string;
   /** The last live update's failure; the next one tries again. */
   liveError?: string;
@@ -67,11 +72,11 @@ export function LogsView(props: { api: Api }) {
   const [services, setServices] = useState<string[]>([]);
   const [opened, setOpened] = useState<LogRow>();
   const table = useRef<LogTableHandle | undefined>(undefined);
-  const shown = useRef<LogRow[]>([]);
-  shown.current = rowsAnswer?.rows ?? [];
+  const shown = useRef<RowsAnswer | undefined>(undefined);
+  shown.current = rowsAnswer;
 
   // Both reads take the same filters; only /logs takes the limit.
-  const filtersFor = (from: bigint, to: bigint | undefined) => ({ from: String(from), to: to === undefined ? undefined : String(to), service, severity_min, trace_id, q });
+  const filtersFor = (from: bigint, to: bigint) => ({ from: String(from), to: String(to), service, severity_min, trace_id, q });
 
   useEffect(() => {
     const controller = new AbortController();
@@ -81,7 +86,7 @@ export function LogsView(props: { api: Api }) {
     api.logs({ ...filtersFor(from, to), limit: Number(limit) }, controller.signal).then(
       (got) => {
         if (!current()) return;
-        setRowsAnswer({ key, rows: got.rows, truncated: got.truncated === true });
+        setRowsAnswer({ key, rows: got.rows, truncated: got.truncated === true, to, missed: false });
         setServices((known) => servicesOf(known, got.rows));
       },
       (error: unknown) => {
@@ -108,18 +113,21 @@ export function LogsView(props: { api: Api }) {
     let timer: ReturnType<typeof setTimeout>;
     const poll = async (): Promise<void> => {
       const { from, to } = resolveRange(range, Date.now());
+      const last = shown.current?.key === key ? shown.current.to : undefined;
+      const next = last === undefined ? undefined : nextWindow(last, from, to);
       const [newer, counts] = await Promise.allSettled([
-        api.logs({ ...filtersFor(nextFrom(shown.current, from), undefined), limit: Number(limit) }, controller.signal),
+        next === undefined ? Promise.resolve(undefined) : api.logs({ ...filtersFor(next.from, next.to), limit: Number(limit) }, controller.signal),
         api.logCounts(filtersFor(from, to), controller.signal),
       ]);
       if (controller.signal.aborted) return;
-      setRowsAnswer((old) =>
-        old?.key !== key || old.rows === undefined
-          ? old
-          : { ...old, rows: newer.status === 'fulfilled' ? mergeNewer(newer.value.rows, old.rows, from, Number(limit)) : old.rows, liveError: failure(newer) ?? failure(counts) },
-      );
+      const read = newer.status === 'fulfilled' && next !== undefined ? newer.value : undefined;
+      setRowsAnswer((old) => {
+        if (old?.key !== key || old.rows === undefined || old.to === undefined) return old;
+        const merged = read === undefined || next === undefined ? {} : mergeLive({ rows: old.rows, to: old.to, missed: old.missed === true }, next, read, from, Number(limit));
+        return { ...old, ...merged, liveError: failure(newer) ?? failure(counts) };
+      });
       if (counts.status === 'fulfilled') setCountsAnswer({ key, histogram: histogramOf(counts.value) });
-      if (newer.status === 'fulfilled') setServices((known) => servicesOf(known, newer.value.rows));
+      if (read !== undefined) setServices((known) => servicesOf(known, read.rows));
       timer = setTimeout(() => void poll(), POLL_MS);
     };
     timer = setTimeout(() => void poll(), POLL_MS);
@@ -171,6 +179,11 @@ export function LogsView(props: { api: Api }) {
               </span>
             )}
           </p>
+          {rowsAnswer?.missed === true && (
+            <p class="hint" data-testid="logs-live-missed">
+              More than {Number(limit).toLocaleString('en')} records arrived between two updates: the older of them are not shown. Apply to read the range again.
+            </p>
+          )}
         </div>
         {opened !== undefined && <LogDetail row={opened} onClose={close} />}
       </div>

@@ -25,7 +25,7 @@ import { QueryFilters, useQuery } from '../components/query-filters';
 import { colorOf, TimeChart, type ChartLine, type Cursor } from '../components/time-chart';
 import { useRead } from '../components/use-read';
 import { formatNumber, formatTime } from '../lib/format';
-import { MODE_NAMES, modeFor, modesOf, plotOf, QUANTILES, quantileFor, DEFAULT_QUANTILE, parseSelection, selectionParam, seriesKey, seriesLabel, type MetricShape } from '../lib/plot';
+import { MODE_NAMES, modeFor, modesOf, plotOf, pointsPerSeries, QUANTILES, quantileFor, DEFAULT_QUANTILE, parseSelection, selectionParam, SERIES_LIMIT, seriesKey, seriesLabel, type MetricShape } from '../lib/plot';
 import type { Line } from '../lib/series';
 import type { MetricName, MetricSeries } from '../rows';
 import { useFilters } from '../url';
@@ -33,8 +33,7 @@ import './metrics.css';
 
 const DEFAULTS = { name: '', type: '', series: '', mode: '', q: DEFAULT_QUANTILE };
 
-/** Series asked for at most (the read API's default), and the table's rows shown at most. */
-const SERIES_LIMIT = 100;
+/** The table's rows shown at most. */
 const TABLE_LIMIT = 2000;
 
 const TEMPORALITY = ['', 'delta', 'cumulative'];
@@ -63,11 +62,14 @@ export function MetricsView(props: { api: Api }) {
   // A name in the address is read at once, beside the names; without one, the first listed is.
   const name = filters.name !== '' ? filters.name : nameRows?.[0]?.metric_name;
   const series = useRead(name === undefined ? undefined : JSON.stringify([query.key, name]), (signal) =>
-    api.metricSeries({ ...range, name: name as string, limit: SERIES_LIMIT }, signal),
+    api.metricSeries({ ...range, name: name as string, limit: SERIES_LIMIT, max_points: pointsPerSeries(query.from, query.to) }, signal),
   );
   // While the range or the service changes, the metric's series before stay on screen; another metric's do not.
-  const previous = series.state === 'loading' ? series.previous?.rows : undefined;
-  const seriesRows = series.state === 'ready' ? series.data.rows : previous?.[0]?.metric_name === name ? previous : undefined;
+  const previous = series.state === 'loading' ? series.previous : undefined;
+  const seriesAnswer = series.state === 'ready' ? series.data : previous?.rows[0]?.metric_name === name ? previous : undefined;
+  const seriesRows = seriesAnswer?.rows;
+  /** The answer stopped at 32 MiB: the series after those read are not shown. */
+  const cut = seriesAnswer?.truncated === true;
 
   const listed: MetricName | undefined = nameRows?.find((row) => row.metric_name === name && (filters.type === '' || row.type === filters.type));
   const type = filters.type !== '' ? filters.type : (listed?.type ?? seriesRows?.[0]?.type);
@@ -222,9 +224,10 @@ export function MetricsView(props: { api: Api }) {
                     </li>
                   ))}
                 </ul>
-                {(shown.length >= SERIES_LIMIT || shown.some((s) => s.truncated)) && (
+                {(shown.length >= SERIES_LIMIT || cut || shown.some((s) => s.truncated)) && (
                   <p class="hint" data-testid="series-truncated">
                     {shown.length >= SERIES_LIMIT ? `The first ${SERIES_LIMIT} series are shown; narrow them with the service filter. ` : ''}
+                    {cut ? 'The answer stopped at 32 MiB: some series are not shown; narrow the range or the service. ' : ''}
                     {shown.some((s) => s.truncated) ? 'A series with more points than the read API gives at once shows its newest ones.' : ''}
                   </p>
                 )}

@@ -26,9 +26,9 @@ import { TraceWaterfall } from '../components/trace-waterfall';
 import { useRead } from '../components/use-read';
 import { formatDuration, formatTime, severityBand } from '../lib/format';
 import { resolveRange } from '../lib/range';
-import { waterfall } from '../lib/waterfall';
+import { rootOf, waterfall } from '../lib/waterfall';
 import type { LogRow, Rows, SpanRow, TraceSummary } from '../rows';
-import { BASE, navigate, routeOf, useFilters, useLocation } from '../url';
+import { BASE, navigate, routeOf, traceHref, useFilters, useLocation } from '../url';
 import './traces.css';
 
 export function TracesView(props: { api: Api }) {
@@ -44,8 +44,6 @@ const LIST_FILTERS = { ...RANGE_FILTERS, service: '', name: '', min_duration: ''
 const LIMITS = ['20', '50', '100', '200', '500', '1000'];
 /** The read API's default. */
 const DEFAULT_LIMIT = '100';
-
-const traceHref = (traceId: string, search: string): string => `${BASE}traces/${encodeURIComponent(traceId)}${search}`;
 
 function TraceList(props: { api: Api }) {
   const [filters, setFilters] = useFilters(LIST_FILTERS);
@@ -304,7 +302,8 @@ function TraceBody(props: { traceId: string; data: TraceData; search: string }) 
   const { spans, spansTruncated, logs } = props.data;
   const summary = useMemo(() => {
     const layout = waterfall(spans);
-    const root = layout.rows[0]?.span;
+    // As the list names it, which a waterfall's first row is not always: a span whose parent has not arrived is a root there too.
+    const root = rootOf(spans);
     const services = [...new Set(spans.map((span) => span.service_name))].sort();
     const errors = spans.filter((span) => span.status_code === 2).length;
     return { root, services, errors, start: layout.startNano, duration: layout.durationNano };
