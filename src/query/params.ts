@@ -91,36 +91,44 @@ function eachParameter(known: readonly string[], entries: Iterable<[string, stri
   }
 }
 
+/** The filters every path takes where it knows them, under the same names in each query. */
+type Filters = Pick<Query, 'from' | 'to' | 'service' | 'severityMin' | 'traceId' | 'q' | 'name'>;
+
+/** Reads parameter `name` into `into` when it is one of the shared filters; false when it is not. */
+function filter(into: Filters, name: string, label: string, value: string): boolean {
+  switch (name) {
+    case 'from':
+      into.from = time(label, value);
+      return true;
+    case 'to':
+      into.to = time(label, value);
+      return true;
+    case 'service':
+      into.service = value;
+      return true;
+    case 'severity_min':
+      into.severityMin = severity(label, value);
+      return true;
+    case 'trace_id':
+      into.traceId = value;
+      return true;
+    case 'q':
+      into.q = value;
+      return true;
+    case 'name':
+      into.name = value;
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** Parameters (name → value, in order) → a Query. */
 export function parseQuery(signal: Signal, entries: Iterable<[string, string]>, shown: (name: string) => string = (n) => n): Query {
   const query: Query = { kind: 'rows', signal, limit: DEFAULT_LIMIT };
   eachParameter(PARAMETERS[signal], entries, shown, (name, label, value) => {
-    switch (name) {
-      case 'from':
-        query.from = time(label, value);
-        break;
-      case 'to':
-        query.to = time(label, value);
-        break;
-      case 'limit':
-        query.limit = integer(label, value, 1, MAX_LIMIT);
-        break;
-      case 'severity_min':
-        query.severityMin = severity(label, value);
-        break;
-      case 'service':
-        query.service = value;
-        break;
-      case 'trace_id':
-        query.traceId = value;
-        break;
-      case 'q':
-        query.q = value;
-        break;
-      case 'name':
-        query.name = value;
-        break;
-    }
+    // The one parameter of the row paths that is not a filter.
+    if (!filter(query, name, label, value)) query.limit = integer(label, value, 1, MAX_LIMIT);
   });
   if (query.from !== undefined && query.to !== undefined && query.from >= query.to) {
     throw new QueryError('to', `${shown('to')} must be after ${shown('from')}`);
@@ -275,15 +283,8 @@ function attributeMatches(name: string, text: string): AttributeMatch[] {
  * default `to`; the caller's clock, so that tests can hold it.
  */
 export function parseView(view: View, entries: Iterable<[string, string]>, now: bigint, shown: (name: string) => string = (n) => n): ViewQuery {
-  const given: {
-    from?: bigint;
-    to?: bigint;
-    service?: string;
+  const given: Filters & {
     limit?: number;
-    severityMin?: number;
-    traceId?: string;
-    q?: string;
-    name?: string;
     step?: string;
     minDuration?: bigint;
     errors?: boolean;
@@ -291,31 +292,11 @@ export function parseView(view: View, entries: Iterable<[string, string]>, now: 
     maxPoints?: number;
   } = {};
   eachParameter(VIEW_PARAMETERS[view], entries, shown, (name, label, value) => {
+    if (filter(given, name, label, value)) return;
     switch (name) {
-      case 'from':
-        given.from = time(label, value);
-        break;
-      case 'to':
-        given.to = time(label, value);
-        break;
-      case 'service':
-        given.service = value;
-        break;
       case 'limit':
         // Only the paths that have a limit know the parameter.
         given.limit = integer(label, value, 1, VIEW_LIMITS[view as Limited].max);
-        break;
-      case 'severity_min':
-        given.severityMin = severity(label, value);
-        break;
-      case 'trace_id':
-        given.traceId = value;
-        break;
-      case 'q':
-        given.q = value;
-        break;
-      case 'name':
-        given.name = value;
         break;
       case 'step':
         // Checked once the range is known: its smallest is the range / 1000.
