@@ -91,8 +91,8 @@ function eachParameter(known: readonly string[], entries: Iterable<[string, stri
   }
 }
 
-/** The filters every path takes where it knows them, under the same names in each query. */
-type Filters = Pick<Query, 'from' | 'to' | 'service' | 'severityMin' | 'traceId' | 'q' | 'name'>;
+/** The filters every path takes where it knows them, under the same names in each query; what narrows a read in the store. */
+export type Filters = Pick<Query, 'from' | 'to' | 'service' | 'severityMin' | 'traceId' | 'q' | 'name'>;
 
 /** Reads parameter `name` into `into` when it is one of the shared filters; false when it is not. */
 function filter(into: Filters, name: string, label: string, value: string): boolean {

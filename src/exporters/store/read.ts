@@ -2,7 +2,7 @@
 // within one project. Stored JSON columns are spliced in as they are.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Signal } from '../../model/signal.js';
-import type { Query } from '../../query/params.js';
+import type { Filters, Query } from '../../query/params.js';
 import { doubleJson, intJson } from '../../model/json.js';
 import { TABLES } from './schema.js';
 
@@ -104,18 +104,6 @@ const SHAPES = {
   traces: { columns: SPAN_COLUMNS, json: spanJson },
   metrics: { columns: POINT_COLUMNS, json: pointJson },
 } as const;
-
-/** What narrows a read, on any table: the row queries' filters, and the aggregates' windows. */
-export interface Filters {
-  from?: bigint;
-  to?: bigint;
-  service?: string;
-  severityMin?: number;
-  traceId?: string;
-  q?: string;
-  /** Spans: the span name; metrics: the metric name. */
-  name?: string;
-}
 
 /**
  * The WHERE conditions of `filters` on `signal`'s table, always within `project`, with named
