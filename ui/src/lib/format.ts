@@ -2,7 +2,8 @@
 // decimal nanosecond strings; they are shown in the browser's time zone, to the millisecond.
 import type { AttributeValue } from '../rows.js';
 
-const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+/** A calendar field with leading zeros: pad(7) is 07, pad(5, 3) is 005. */
+export const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /** `2026-11-27 14:03:09.120` in the browser's zone; "" for a time of 0 (none). */
 export function formatTime(ns: string): string {

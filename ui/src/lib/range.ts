@@ -1,5 +1,6 @@
 // The time ranges a view offers: the last 15 minutes, hour, day or week up to now, or a custom
 // from/to. A range is resolved to nanoseconds when a query is made, so "last hour" moves with the clock.
+import { pad } from './format.js';
 
 export const PRESETS = { '15m': 15 * 60, '1h': 3600, '24h': 24 * 3600, '7d': 7 * 24 * 3600 } as const;
 export type Preset = keyof typeof PRESETS;
@@ -39,8 +40,6 @@ export function rangeToParams(range: Range, params: URLSearchParams): void {
   params.set('from', range.from);
   params.set('to', range.to);
 }
-
-const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /**
  * Nanoseconds → the value of a datetime-local input, in the browser's local time to the
