@@ -1,4 +1,4 @@
-// Rows are immutable: the types refuse what would lose a map's null prototype, and processors
+// Rows are immutable: the types refuse what would bring Object.prototype back to a map, and processors
 // change rows by copy-on-write that keeps what rows share shared.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,12 @@ import { newAttributes, withAttributes, type Attributes } from '../../src/model/
 import type { Resource } from '../../src/model/resource.js';
 import { mapRows, sharedRewrite } from '../../src/model/rewrite.js';
 import { attrs, logRow, resource, scope } from '../helpers/rows.js';
+
+/** Whether nothing can be inherited: no member on the way up, and the way ends at once. */
+function ordinaryKeys(map: object): boolean {
+  const prototype = Object.getPrototypeOf(map) as object | null;
+  return prototype === null || (Object.getPrototypeOf(prototype) === null && Reflect.ownKeys(prototype).length === 0);
+}
 
 describe('Attributes', () => {
   it('type-check only as made by newAttributes(): a literal, a spread or Object.fromEntries() does not', () => {
@@ -19,13 +25,23 @@ describe('Attributes', () => {
     // @ts-expect-error rows' attributes are read-only
     made['b'] = 2;
     expect([literal, spread, entries].map((m) => Object.getPrototypeOf(m))).toEqual([Object.prototype, Object.prototype, Object.prototype]);
-    expect(Object.getPrototypeOf(newAttributes())).toBe(null);
+    expect(ordinaryKeys(newAttributes())).toBe(true);
   });
 
-  it('withAttributes() copies into a null-prototype map, changes over the base, the base untouched', () => {
+  it('hold every key as an ordinary own key: nothing inherited, "__proto__" and "constructor" included', () => {
+    const made = newAttributes();
+    expect(['toString', 'constructor', 'hasOwnProperty', '__proto__'].map((key) => key in made)).toEqual([false, false, false, false]);
+    made['__proto__'] = 'a';
+    made['constructor' as string] = 'b';
+    expect(Object.keys(made)).toEqual(['__proto__', 'constructor']);
+    expect(JSON.stringify(made)).toBe('{"__proto__":"a","constructor":"b"}');
+    expect(ordinaryKeys(made)).toBe(true);
+  });
+
+  it('withAttributes() copies into a map of its own, changes over the base, the base untouched', () => {
     const base = attrs({ a: 1, b: 'x' });
     const copy = withAttributes(base, { b: 'y', ['__proto__']: 'ordinary' });
-    expect(Object.getPrototypeOf(copy)).toBe(null);
+    expect(ordinaryKeys(copy)).toBe(true);
     expect({ ...copy }).toEqual({ a: 1, b: 'y', ['__proto__']: 'ordinary' });
     expect(Object.keys(copy)).toEqual(['a', 'b', '__proto__']);
     expect({ ...base }).toEqual({ a: 1, b: 'x' });
