@@ -61,6 +61,28 @@ describe('the attributes processor', () => {
     expect(attributesOf(out)[0]).toEqual({ user: sha256(Buffer.from('user0')), count: '42', ratio: sha256(double) });
   });
 
+  it('hashes each value as it is, also when values repeat across batches and past the hashes an action remembers', async () => {
+    // 5,000 values (more than an action keeps), each twice and in two batches, and a value that is not text among them.
+    const value = (i: number): AnyValue => (i % 1000 === 7 ? 7n : `user${i % 5000}`);
+    const batch = (from: number): Batch<'logs'> =>
+      batchOf('logs', 'shop', RECEIVED, Array.from({ length: 5000 }, (_, i) => ({ ...logRow(from + i, resource('checkout')), attributes: attrs({ user: value(from + i) }) })));
+    const { service, push, rec } = processorPipeline('attributes', 'actions: [{key: user, action: hash}]');
+    await service.start();
+    await push(batch(0));
+    await push(batch(5000));
+    await service.shutdown();
+    const expected = (i: number): string => {
+      const v = value(i);
+      if (typeof v === 'string') return sha256(Buffer.from(v));
+      const bytes = Buffer.alloc(8);
+      bytes.writeBigInt64LE(v as bigint);
+      return sha256(bytes);
+    };
+    const hashes = (rec.batches.get('capture') ?? []).flatMap((b) => attributesOf(b).map((a) => a['user']));
+    expect(hashes).toHaveLength(10_000);
+    expect(hashes).toEqual(Array.from({ length: 10_000 }, (_, i) => expected(i)));
+  });
+
   it('extract sets each named group of the pattern; convert changes a type where it can', async () => {
     const out = await run(`actions:
   - {key: url, pattern: "^(?P<scheme>\\\\w+)://(?P<host>[^/]+)/(?P<path>[^?]*)", action: extract}
