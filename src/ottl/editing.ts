@@ -39,5 +39,14 @@ export function filtered(ctx: never, map: Attributes, keep: (key: string) => boo
   return out;
 }
 
+/**
+ * `map` without `key`: `map` itself when it has no such key (no scan of its keys: most records lack
+ * the key a statement deletes); a map the statements on this row made loses it in place.
+ */
+export function withoutKey(ctx: never, map: Attributes, key: string): Attributes {
+  if (!Object.hasOwn(map, key)) return map;
+  return filtered(ctx, map, (k) => k !== key);
+}
+
 /** A map to change: `map` itself when this row's statements made it, else a copy. */
 export const writable = (ctx: never, map: Attributes): MutableAttributes => (owns(ctx, map) ? (map as MutableAttributes) : withAttributes(map));

@@ -6,7 +6,7 @@
 import { newAttributes, withAttributes, type AnyValue, type MutableAttributes } from '../model/anyvalue.js';
 import { path, type Bound, type Getter, type Param } from './arguments.js';
 import { copiedIfMadeHere, owns } from './contexts/draft.js';
-import { EditorSettingsError, filtered, mapAt, type Editor } from './editing.js';
+import { EditorSettingsError, filtered, mapAt, withoutKey, type Editor } from './editing.js';
 import { OttlRuntimeError } from './errors.js';
 import { MAP_EDITORS } from './map-editors.js';
 import { MATCH_EDITORS } from './match-editors.js';
@@ -112,7 +112,16 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       };
     },
   },
-  delete_key: keysEditor('delete_key', { name: 'key', kind: 'literal string' }, (key) => (k) => k !== key),
+  delete_key: {
+    params: [{ name: 'target', kind: 'path' }, { name: 'key', kind: 'literal string' }],
+    bind([target, key]) {
+      return (ctx) => {
+        const map = mapAt(path(target), ctx, 'delete_key');
+        const kept = withoutKey(ctx, map, key as string);
+        if (kept !== map) path(target).set(ctx, kept);
+      };
+    },
+  },
   delete_matching_keys: keysEditor('delete_matching_keys', { name: 'pattern', kind: 'literal string' }, (pattern) => {
     const regex = safeRegex(pattern as string);
     return (k) => !regex.test(k);
