@@ -148,8 +148,14 @@ export function copiesFor<R extends Grouped>(original: R, copies: BatchCopies): 
   };
 }
 
+/** Whether any row of the batch changed a resource, scope or metric: most statements change none, and then no row looks one up. */
+export function hasCopies(copies: BatchCopies): boolean {
+  return copies.resources.size > 0 || copies.scopes.size > 0 || copies.metrics.size > 0;
+}
+
 /** The batch's new resource, scope and metric put on the row being transformed, where an earlier row changed the originals. */
 export function adoptCopies<R extends Grouped>(c: Drafting<R>): void {
+  if (!hasCopies(c.copies)) return;
   const { resource, scope, metric } = copiesFor(c.original, c.copies);
   if (resource !== undefined && c.row.resource !== resource) draft(c).resource = resource;
   if (scope !== undefined && c.row.scope !== scope) draft(c).scope = scope;

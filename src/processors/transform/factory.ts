@@ -7,7 +7,7 @@ import type { LogRow } from '../../model/logs.js';
 import type { DataPointRow, Metric } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanEvent, SpanRow } from '../../model/traces.js';
-import { adoptCopies, draft, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
+import { adoptCopies, draft, hasCopies, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
 import type { SpanEventDraft } from '../../ottl/contexts/setters.js';
 import { PermanentError } from '../../errors.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
@@ -84,7 +84,7 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
       drafted[i] = c.drafted;
     }
   }
-  if (copies.resources.size === 0 && copies.scopes.size === 0 && !drafted.includes(true)) return rows;
+  if (!hasCopies(copies)) return drafted.includes(true) ? current : rows;
   // Rows done before their resource, scope or metric changed take the new one too.
   return current.map((row, i) => withCopies(row, rows[i] as R, copies));
 }
