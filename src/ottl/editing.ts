@@ -2,7 +2,7 @@
 // editor cannot take, and the copy-on-write reading and filtering of a map at a path.
 import { newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
 import type { Bound, Param, PathArgument } from './arguments.js';
-import { owns } from './contexts/draft.js';
+import { own, owns } from './contexts/draft.js';
 import { OttlRuntimeError } from './errors.js';
 import { isMap, typeName } from './values.js';
 
@@ -24,24 +24,21 @@ export function mapAt(target: PathArgument, ctx: never, editor: string): Attribu
 }
 
 /**
- * A map of the entries of `map` that `keep` keeps, or `map` itself when it keeps them all; a map
- * the statements on this row made loses the others in place.
+ * A map of the entries of `map` that `keep` keeps, or `map` itself when it keeps them all. Never
+ * changed in place, not even a map the statements on this row made (whose copy they then own):
+ * `delete` turns V8's fast object into a hash table, which cost more than the copy.
  */
 export function filtered(ctx: never, map: Attributes, keep: (key: string) => boolean): Attributes {
   const keys = Object.keys(map);
   if (keys.every(keep)) return map;
-  if (owns(ctx, map)) {
-    for (const key of keys) if (!keep(key)) delete (map as MutableAttributes)[key];
-    return map;
-  }
   const out = newAttributes();
   for (const key of keys) if (keep(key)) out[key] = map[key] as AnyValue;
-  return out;
+  return owns(ctx, map) ? own(ctx, out) : out;
 }
 
 /**
  * `map` without `key`: `map` itself when it has no such key (no scan of its keys: most records lack
- * the key a statement deletes); a map the statements on this row made loses it in place.
+ * the key a statement deletes).
  */
 export function withoutKey(ctx: never, map: Attributes, key: string): Attributes {
   if (!Object.hasOwn(map, key)) return map;
