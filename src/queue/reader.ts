@@ -1,17 +1,21 @@
 // Reads records back for take(), in id order, through one read-ahead buffer. It skips records
 // acknowledged before a restart, and after a record found damaged while reading it goes on from
 // the next whole one, reporting the ids lost in between. Records just written are handed out from
-// memory, up to FRESH_BYTES of them: a queue whose consumers keep up never reads back what it
-// wrote (reading back and copying were a fifth of forwarding's cost, most of it garbage
-// collection). The disk stays the truth: what is not in memory, or given back, is read from it.
+// memory, up to FRESH_RECORDS and FRESH_BYTES of them (fresh.ts): a queue whose consumers keep up
+// never reads back what it wrote (reading back and copying were a fifth of forwarding's cost, most
+// of it garbage collection). The disk stays the truth: what is not in memory, or given back, is
+// read from it.
 import type { QueueDisk, QueueFile } from './disk.js';
 import { nextMarker, RECORD_HEADER, RECORD_MAGIC, recordAt } from './frame.js';
+import { FreshRecords } from './fresh.js';
 import type { IdSet } from './idset.js';
 import type { Segment, SegmentList } from './segments.js';
 
 const CHUNK = 256 * 1024;
 /** Payload bytes of records written and not yet read that are kept in memory at most. */
 export const FRESH_BYTES = 8 * 1024 * 1024;
+/** Records written and not yet read that are kept in memory at most. */
+export const FRESH_RECORDS = 1024;
 
 /** Where a record is: enough to read it again (after nack) and to finish it (after ack). */
 export interface RecordLocation {
@@ -39,9 +43,8 @@ export class RecordReader {
   /** The file offset of chunk[0], and how many bytes of it are valid. */
   private chunkStart = 0;
   private chunkLength = 0;
-  /** Records written and not yet read, by id, in id order; their payloads' bytes. */
-  private readonly fresh = new Map<number, ReadRecord>();
-  private freshBytes = 0;
+  /** Records written and not yet read, in id order. */
+  private readonly fresh = new FreshRecords<ReadRecord>(FRESH_RECORDS, FRESH_BYTES);
 
   constructor(
     private readonly disk: QueueDisk,
@@ -81,24 +84,19 @@ export class RecordReader {
    * room. Its payload is the appender's: never changed after append.
    */
   remember(record: ReadRecord): void {
-    if (this.freshBytes + record.payloadBytes > FRESH_BYTES) return;
-    this.fresh.set(record.id, record);
-    this.freshBytes += record.payloadBytes;
+    this.fresh.add(record);
   }
 
   /** The record at the cursor, when it is one of those kept in memory. */
   private freshAtCursor(segment: Segment): ReadRecord | undefined {
-    const record = this.fresh.get(this.lastId + 1);
+    this.forget();
+    const record = this.fresh.oldest(this.lastId + 1);
     return record !== undefined && record.segment === segment && record.offset === this.offset ? record : undefined;
   }
 
   /** Lets go of the records kept in memory that the cursor has passed. */
   private forget(): void {
-    for (const [id, record] of this.fresh) {
-      if (id > this.lastId) return;
-      this.fresh.delete(id);
-      this.freshBytes -= record.payloadBytes;
-    }
+    this.fresh.dropThrough(this.lastId);
   }
 
   /** Reads a record again where it was found; undefined when it is no longer whole there. */
@@ -216,7 +214,6 @@ export class RecordReader {
 
   async close(): Promise<void> {
     this.fresh.clear();
-    this.freshBytes = 0;
     await this.file?.close().catch(() => undefined);
     this.file = undefined;
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QueueDirectoryError, QueueFullError, QueueLockedError, QueueStorageError } from '../../src/errors.js';
 import { DiskQueue, type DiskQueueOptions } from '../../src/queue/disk-queue.js';
-import { FRESH_BYTES } from '../../src/queue/reader.js';
+import { FRESH_BYTES, FRESH_RECORDS } from '../../src/queue/reader.js';
 import type { TakenEntry } from '../../src/queue/types.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { fileRecords, segmentFiles, testDisk } from '../helpers/queue.js';
@@ -246,6 +246,22 @@ describe('disk queue: reading', () => {
 });
 
 describe('disk queue: records kept in memory', () => {
+  it('keeps FRESH_RECORDS records at most, however small: the next is read back from disk', async () => {
+    const disk = testDisk();
+    const queue = await open(newDir(), { disk, capacity: 2 * FRESH_RECORDS });
+    const reads = (): number => disk.ops.filter((o) => o.op === 'read').length;
+    const appended = Array.from({ length: FRESH_RECORDS + 2 }, (_, i) => entry(i + 1));
+    await Promise.all(appended.map((e) => queue.append(e)));
+    const kept = await takeN(queue, FRESH_RECORDS);
+    kept.forEach((taken, i) => expect(taken.payload).toBe(appended[i]?.payload));
+    expect(reads()).toBe(0);
+    const rest = await takeN(queue, 2);
+    expect(ns(rest)).toEqual([FRESH_RECORDS + 1, FRESH_RECORDS + 2]);
+    expect(rest[0]?.payload).not.toBe(appended[FRESH_RECORDS]?.payload);
+    expect(reads()).toBeGreaterThan(0);
+    await queue.close();
+  });
+
   it('hands out from memory across a new segment, and again once what it kept was taken (room comes back)', async () => {
     const disk = testDisk();
     // Every record is past segmentBytes: each starts a segment of its own.
