@@ -7,6 +7,7 @@ import { QueueStorageError } from '../errors.js';
 import { writeFully, type QueueDisk, type QueueFile } from './disk.js';
 import { RECORD_HEADER, writeRecordHeader } from './frame.js';
 import { newSegment, type Segment, type SegmentList } from './segments.js';
+import type { SpareSegments } from './spares.js';
 
 export interface PendingAppend {
   payload: Uint8Array;
@@ -33,6 +34,8 @@ export interface AppenderOptions {
   /** A segment past this size is sealed and the next write starts a new one. */
   segmentBytes: number;
   segments: SegmentList;
+  /** Done segments' files, to write new segments over (spares.ts). */
+  spares: SpareSegments;
   nextId: number;
   /** The batch is written, `at[i]` is where its i-th record is: the queue counts it in before anyone is told. */
   onWritten(batch: PendingAppend[], at: WrittenAt[], segment: Segment): void;
@@ -45,7 +48,8 @@ export interface AppenderOptions {
 export class Appender {
   private pending: PendingAppend[] = [];
   private running: Promise<void> | undefined;
-  private active: { segment: Segment; file: QueueFile } | undefined;
+  /** The segment being written; `reused` when its file was a spare, so may hold older records past its end. */
+  private active: { segment: Segment; file: QueueFile; reused: boolean } | undefined;
   /** The active file may hold bytes past its segment's end, from a write that failed. */
   private dirty = false;
   /**
@@ -127,6 +131,8 @@ export class Appender {
         );
       }
       this.sealWhenDone = true;
+      // Spare files hold room a full disk needs: they go first.
+      await this.o.spares.removeAll().catch(() => undefined);
       const error = new QueueStorageError(this.o.directory, cause);
       this.o.onFailed(batch, error);
       for (const append of batch) append.reject(error);
@@ -138,16 +144,16 @@ export class Appender {
     const done = this.active !== undefined && this.active.segment.records > 0 && this.active.segment.done === this.active.segment.records;
     if (this.active !== undefined && (this.active.segment.end >= this.o.segmentBytes || (this.sealWhenDone && done))) {
       this.sealWhenDone = false;
-      const { segment, file } = this.active;
+      const active = this.active;
       this.active = undefined;
-      segment.sealed = true;
-      await file.close().catch(() => undefined);
-      this.o.onSealed(segment);
+      active.segment.sealed = true;
+      await closeSegment(active);
+      this.o.onSealed(active.segment);
     }
     if (this.active === undefined) {
       const segment = newSegment(this.o.directory, this.nextId);
-      const file = await this.o.disk.open(segment.path, 'w');
-      this.active = { segment, file };
+      const { file, reused } = await this.openSegment(segment.path);
+      this.active = { segment, file, reused };
       this.dirty = false;
       this.o.segments.push(segment);
       if (this.o.fsync) await this.o.disk.syncDirectory(this.o.directory);
@@ -155,10 +161,30 @@ export class Appender {
     return this.active;
   }
 
+  /** A new segment's file: a spare written over when there is one, else a new file. */
+  private async openSegment(path: string): Promise<{ file: QueueFile; reused: boolean }> {
+    const spare = this.o.spares.take();
+    if (spare !== undefined) {
+      try {
+        await this.o.disk.rename(spare, path);
+        return { file: await this.o.disk.open(path, 'r+'), reused: true };
+      } catch {
+        // A spare that cannot be used is let go: a new file ('w' empties one the rename made).
+      }
+    }
+    return { file: await this.o.disk.open(path, 'w'), reused: false };
+  }
+
   /** Waits for the writes under way and closes the file; the segment stays as it is for the next open. */
   async close(): Promise<void> {
     await this.running;
-    await this.active?.file.close().catch(() => undefined);
+    if (this.active !== undefined) await closeSegment(this.active);
     this.active = undefined;
   }
+}
+
+/** Closes a segment's file, cutting a reused one to its own records first: only a process that died leaves older ones behind. */
+async function closeSegment({ segment, file, reused }: { segment: Segment; file: QueueFile; reused: boolean }): Promise<void> {
+  if (reused) await file.truncate(segment.end).catch(() => undefined);
+  await file.close().catch(() => undefined);
 }

@@ -17,6 +17,7 @@ import { lockQueue, type QueueLock } from './lock.js';
 import { RecordReader, type ReadRecord, type RecordLocation } from './reader.js';
 import { recoverSegments, type QueueRecovery } from './recover.js';
 import type { Segment, SegmentList } from './segments.js';
+import { SpareSegments } from './spares.js';
 import { waitForWake } from './wakeups.js';
 import { sizeOf, type AppendOptions, type QueueEntry, type QueueSizer, type QueueStats, type SendingQueue, type TakenEntry } from './types.js';
 
@@ -59,6 +60,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
   private readonly appender: Appender;
   private readonly reader: RecordReader;
   private readonly ackLog: AckLog;
+  private readonly spares: SpareSegments;
   /** Reads run one at a time: each take gets its own record. */
   private reading: Promise<unknown> = Promise.resolve();
   /** Bumped whenever something becomes available to take; takes that found nothing wait for it. */
@@ -87,12 +89,14 @@ export class DiskQueue<M> implements SendingQueue<M> {
     this.corruptRecords = recovery.corruptRecords;
     this.capacity = new Capacity(sizer, options.capacity, blockOnOverflow);
     this.capacity.used = this.inSizer(recovered);
+    this.spares = new SpareSegments(disk, directory);
     this.appender = new Appender({
       disk,
       directory,
       fsync,
       segmentBytes,
       segments,
+      spares: this.spares,
       nextId,
       onWritten: (batch, at, segment) => this.written(batch, at, segment),
       onFailed: (batch, error) => this.failed(batch, error),
@@ -311,7 +315,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
     if (!segment.sealed || segment.done < segment.records || segment.removed) return;
     this.segments.remove(segment);
     this.wakeTakes();
-    const removal = this.options.disk.remove(segment.path).catch((error: unknown) => {
+    const removal = this.spares.retire(segment.path).catch((error: unknown) => {
       this.options.logger?.warn({ file: segment.path, err: errorMessage(error) }, 'Sending queue segment could not be removed; the next start removes it');
     });
     this.removing.add(removal);
@@ -348,6 +352,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
     await this.reader.close();
     await this.ackLog.close();
     await Promise.all(this.removing);
+    await this.spares.removeAll().catch(() => undefined);
     this.lock.release();
   }
 

@@ -11,6 +11,7 @@ import { writeFully, type QueueDisk } from './disk.js';
 import { RECORD_HEADER, RECORD_MAGIC, recordAt, scanFrames, type RecordHeader } from './frame.js';
 import type { IdSet } from './idset.js';
 import { newSegment, parseSegmentName, SegmentList, type Segment } from './segments.js';
+import { isSpareName } from './spares.js';
 
 const CORRUPT_DIR = 'corrupt';
 
@@ -57,7 +58,7 @@ interface Options {
 export async function recoverSegments(options: Options): Promise<RecoveredQueue> {
   const { disk, directory, acked } = options;
   const names = await disk.list(directory);
-  for (const name of names) if (name.endsWith('.tmp')) await disk.remove(join(directory, name));
+  for (const name of names) if (name.endsWith('.tmp') || isSpareName(name)) await disk.remove(join(directory, name));
   const firstIds = names
     .map(parseSegmentName)
     .filter((id): id is number => id !== undefined)
@@ -117,8 +118,11 @@ async function recoverSegment(options: Options, result: RecoveredQueue, segment:
   let expected = 0;
   let ackedSeen = false;
   let damaged = false;
+  /** Where the records of the file's earlier life start, in a file reused from a spare (spares.ts). */
+  let earlierLife = buf.length;
   const isRecord = (at: number): RecordHeader | undefined => {
     const record = recordAt(buf, at);
+    if (record !== undefined && record.id < segment.firstId) earlierLife = Math.min(earlierLife, at);
     return record === undefined || record.id <= lastId || (following !== undefined && record.id >= following) ? undefined : record;
   };
   scanFrames(buf, RECORD_MAGIC, RECORD_HEADER, (at) => {
@@ -144,17 +148,20 @@ async function recoverSegment(options: Options, result: RecoveredQueue, segment:
     return true;
   });
   const validEnd = expected;
-  let torn = false;
-  if (validEnd < buf.length) {
+  // Older records past the segment's own are no damage; the bytes before them (the rest of an
+  // older record written over, or a torn write) count as they would at the end of the file.
+  const end = earlierLife >= validEnd ? earlierLife : buf.length;
+  let cutEnd = end < buf.length;
+  if (validEnd < end) {
     if (following === undefined) {
       // The end of the newest segment past its last whole record is a torn write, not damage:
       // its record was never acknowledged to anyone, and its id is given again.
-      torn = true;
-      result.recovery.tornBytes += buf.length - validEnd;
+      cutEnd = true;
+      result.recovery.tornBytes += end - validEnd;
     } else {
       damaged = true;
       result.recovery.corruptRecords += markLost(result, acked, lastId + 1, following);
-      result.recovery.corruptBytes += buf.length - validEnd;
+      result.recovery.corruptBytes += end - validEnd;
     }
   }
   if (following === undefined) segment.nextId = lastId + 1;
@@ -183,7 +190,7 @@ async function recoverSegment(options: Options, result: RecoveredQueue, segment:
       segment.done = keptDone;
       segment.end = keep.reduce((sum, [, length]) => sum + length, 0);
     }
-  } else if (torn) {
+  } else if (cutEnd) {
     await cutTornEnd(options, segment.path, validEnd);
   }
   return segment;

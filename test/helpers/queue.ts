@@ -2,7 +2,8 @@
 // disk, and a reader of segment files written from the documented layout (src/queue/README.md),
 // independent of the queue's own code.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { nodeDisk, type QueueDisk, type QueueFile } from '../../src/queue/disk.js';
 
 export type DiskOp = 'open' | 'readFile' | 'list' | 'remove' | 'rename' | 'link' | 'mkdir' | 'syncDirectory' | 'writev' | 'read' | 'truncate' | 'datasync';
@@ -78,27 +79,54 @@ export interface FileRecord {
 
 const MAGIC = Buffer.from('OGQR');
 
-/** The whole records of one segment file in order (stops at the first thing that is not one; tests only read clean files). */
+const firstIdOf = (path: string): number => Number(basename(path).slice(0, 16));
+
+/** The record at `at` by the documented layout, its checksum checked when `checked`; undefined when none is there. */
+function recordAt(path: string, buf: Buffer, at: number, checked = false): FileRecord | undefined {
+  if (at + 28 > buf.length || !buf.subarray(at, at + 4).equals(MAGIC)) return undefined;
+  const length = buf.readUInt32LE(at + 8);
+  if (length < 28 || at + length > buf.length) return undefined;
+  if (checked && crc32(buf.subarray(at + 8, at + length)) !== buf.readUInt32LE(at + 4)) return undefined;
+  const metaLength = buf.readUInt32LE(at + 24);
+  return {
+    file: path,
+    at,
+    length,
+    id: buf.readUInt32LE(at + 16) * 2 ** 32 + buf.readUInt32LE(at + 12),
+    items: buf.readUInt32LE(at + 20),
+    meta: buf.toString('utf8', at + 28, at + 28 + metaLength),
+    payload: buf.subarray(at + 28 + metaLength, at + length),
+  };
+}
+
+/**
+ * The records of one segment file in order: the file's own, whose ids start at the one in its
+ * name (a reused file holds older records after them). Stops at the first thing that is not one;
+ * checksums are not checked (tests that damage a record read it still).
+ */
 export function fileRecords(path: string): FileRecord[] {
   const buf = readFileSync(path);
+  const firstId = firstIdOf(path);
   const out: FileRecord[] = [];
-  let at = 0;
-  while (at + 28 <= buf.length && buf.subarray(at, at + 4).equals(MAGIC)) {
-    const length = buf.readUInt32LE(at + 8);
-    if (at + length > buf.length) break;
-    const metaLength = buf.readUInt32LE(at + 24);
-    out.push({
-      file: path,
-      at,
-      length,
-      id: buf.readUInt32LE(at + 16) * 2 ** 32 + buf.readUInt32LE(at + 12),
-      items: buf.readUInt32LE(at + 20),
-      meta: buf.toString('utf8', at + 28, at + 28 + metaLength),
-      payload: buf.subarray(at + 28 + metaLength, at + length),
-    });
-    at += length;
-  }
+  for (let record = recordAt(path, buf, 0); record !== undefined && record.id >= firstId; record = recordAt(path, buf, record.at + record.length)) out.push(record);
   return out;
+}
+
+/**
+ * The bytes open is to count as torn in the newest segment: from the end of its last whole record
+ * of its own to the first whole older record of a reused file, or to the end of the file.
+ */
+export function tornBytesAtOpen(path: string): number {
+  const buf = readFileSync(path);
+  const firstId = firstIdOf(path);
+  const whole: FileRecord[] = [];
+  for (let at = buf.indexOf(MAGIC); at !== -1; at = buf.indexOf(MAGIC, at + 1)) {
+    const record = recordAt(path, buf, at, true);
+    if (record !== undefined) whole.push(record);
+  }
+  const end = Math.max(0, ...whole.filter((r) => r.id >= firstId).map((r) => r.at + r.length));
+  const older = whole.find((r) => r.id < firstId && r.at >= end);
+  return (older?.at ?? buf.length) - end;
 }
 
 /** The segment files of a queue directory, oldest first. */

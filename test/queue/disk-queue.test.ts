@@ -9,8 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { QueueDirectoryError, QueueFullError, QueueLockedError, QueueStorageError } from '../../src/errors.js';
 import { DiskQueue, type DiskQueueOptions } from '../../src/queue/disk-queue.js';
 import { FRESH_BYTES, FRESH_RECORDS } from '../../src/queue/reader.js';
+import { MAX_SPARES } from '../../src/queue/spares.js';
 import type { TakenEntry } from '../../src/queue/types.js';
 import { memoryLogger } from '../helpers/logger.js';
+import { waitUntil } from '../helpers/wait.js';
 import { fileRecords, segmentFiles, testDisk } from '../helpers/queue.js';
 
 const ROOT = mkdtempSync(join(tmpdir(), 'otelgate-queue-'));
@@ -141,6 +143,75 @@ describe('disk queue: writing', () => {
     await queue.close();
     expect(segmentFiles(dir).map((f) => f.slice(-20))).toEqual(['0000000000000005.seg']);
     expect(ns(taken)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('writes a new segment over a done one (MAX_SPARES kept), cut to its own records once sealed; a restart finds only those; close leaves no spare', async () => {
+    const dir = newDir();
+    const disk = testDisk();
+    const spares = (): string[] => readdirSync(dir).filter((f) => f.endsWith('.spare'));
+    const reused = (): number => disk.ops.filter((o) => o.op === 'rename' && o.path.endsWith('.spare')).length;
+    // Two records pass a 200-byte segment.
+    const queue = await open(dir, { disk, segmentBytes: 200, capacity: 100 });
+    for (let n = 1; n <= 6; n++) await queue.append(entry(n, 100));
+    for (const taken of await takeN(queue, 6)) await queue.ack(taken.id);
+    // Segments 1 and 3 are done and kept as spares; 5 is done too, but still being written.
+    await waitUntil(() => spares().length === MAX_SPARES, 5000);
+    expect(segmentFiles(dir).map((f) => f.slice(-20))).toEqual(['0000000000000005.seg']);
+    // Segment 7 goes over segment 1's file (5 is removed: there are spares enough): its own
+    // record first, then the older record 2.
+    await queue.append(entry(7, 100));
+    const seventh = join(dir, '0000000000000007.seg');
+    expect(reused()).toBe(1);
+    expect(statSync(seventh).size).toBe(2 * RECORD);
+    expect(fileRecords(seventh).map((r) => r.id)).toEqual([7]);
+    // A shorter record 8 leaves the last 50 bytes of record 2 after it, until 9 seals the segment.
+    await queue.append(entry(8, 50));
+    expect(statSync(seventh).size).toBe(2 * RECORD);
+    await queue.append(entry(9, 100));
+    expect(statSync(seventh).size).toBe(2 * RECORD - 50);
+    expect(fileRecords(seventh).map((r) => r.id)).toEqual([7, 8]);
+    expect(reused()).toBe(2);
+    // Segment 7 done: a spare again, which close removes.
+    for (const taken of (await takeN(queue, 3)).slice(0, 2)) await queue.ack(taken.id);
+    await waitUntil(() => spares().length === 1, 5000);
+    await queue.close();
+    expect(spares()).toEqual([]);
+    expect(segmentFiles(dir).map((f) => f.slice(-20))).toEqual(['0000000000000009.seg']);
+    const reopened = await open(dir, { capacity: 100 });
+    expect(reopened.stats().recovery).toMatchObject({ records: 1, corruptRecords: 0, corruptBytes: 0, tornBytes: 0 });
+    expect(ns(await takeN(reopened, 1))).toEqual([9]);
+    expect(reopened.stats()).toMatchObject({ requests: 1, inFlight: 1 });
+    await reopened.close();
+  });
+
+  it('after a crash finds a reused newest segment\'s own records, never the older ones after them; the rest of the older record its last write ended in is torn bytes', async () => {
+    const dir = newDir();
+    const disk = testDisk();
+    const queue = await open(dir, { disk, segmentBytes: 200, capacity: 100 });
+    for (let n = 1; n <= 4; n++) await queue.append(entry(n, 100));
+    for (const taken of await takeN(queue, 4)) await queue.ack(taken.id);
+    // 5 seals segment 3 and goes over segment 1's file; then segment 3's file is a spare.
+    await queue.append(entry(5, 100));
+    await queue.append(entry(6, 100));
+    await waitUntil(() => readdirSync(dir).some((f) => f.endsWith('.spare')), 5000);
+    // 7 seals segment 5 and goes over segment 3's file: record 7, the last 50 bytes of record 3, record 4.
+    await queue.append(entry(7, 50));
+    const seventh = join(dir, '0000000000000007.seg');
+    expect(statSync(seventh).size).toBe(2 * RECORD);
+    expect(fileRecords(seventh).map((r) => r.id)).toEqual([7]);
+    // Segment 5 done: a spare when the process dies, which the next open removes.
+    for (const taken of await takeN(queue, 2)) await queue.ack(taken.id);
+    await waitUntil(() => readdirSync(dir).some((f) => f.endsWith('.spare')), 5000);
+    disk.kill();
+    await queue.close();
+    expect(readdirSync(dir).filter((f) => f.endsWith('.spare'))).toHaveLength(1);
+    const reopened = await open(dir, { capacity: 100 });
+    expect(readdirSync(dir).filter((f) => f.endsWith('.spare'))).toEqual([]);
+    expect(reopened.stats().recovery).toMatchObject({ records: 1, corruptRecords: 0, corruptBytes: 0, tornBytes: 50 });
+    expect(statSync(seventh).size).toBe(RECORD - 50);
+    expect(ns(await takeN(reopened, 1))).toEqual([7]);
+    expect(reopened.stats()).toMatchObject({ requests: 1, inFlight: 1 });
+    await reopened.close();
   });
 
   it('replaces the acknowledgement log by a snapshot once it grows; acknowledgements stay written when the snapshot fails', async () => {

@@ -6,7 +6,7 @@
 // step: nothing whose append resolved and that was not acknowledged is lost; what was taken and
 // not acknowledged comes again after a restart; what was acknowledged never comes again; damage is
 // set aside and counted exactly; the size limit holds; open never fails.
-import { mkdtempSync, rmSync, statSync, truncateSync, appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, truncateSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { QueueFullError } from '../../src/errors.js';
 import { DiskQueue } from '../../src/queue/disk-queue.js';
 import type { QueueSizer } from '../../src/queue/types.js';
-import { fileRecords, segmentFiles, testDisk, type TestDisk } from '../helpers/queue.js';
+import { fileRecords, segmentFiles, testDisk, tornBytesAtOpen, type TestDisk } from '../helpers/queue.js';
 
 const ROOT = mkdtempSync(join(tmpdir(), 'otelgate-queue-model-'));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
@@ -215,10 +215,21 @@ function append(run: Run, entries: Entry[], crashing: boolean): Promise<void> {
   return Promise.all(settled).then(() => undefined);
 }
 
-/** The newest segment's last record cut, or garbage written after it; returns the torn bytes to expect. */
+const newestSegment = (run: Run): string | undefined => segmentFiles(run.dir).at(-1);
+
+/** The bytes open is to find torn in the newest segment: past its own records, up to a reused file's older ones. */
+const tornAtOpen = (run: Run): number => {
+  const newest = newestSegment(run);
+  return newest === undefined ? 0 : tornBytesAtOpen(newest);
+};
+
+/**
+ * The newest segment's last record cut, or garbage written after it where the next write would
+ * have gone (over a reused file's older bytes); returns the torn bytes to expect at least: a
+ * reused file adds the rest of the older record the garbage ends in.
+ */
 function tear(run: Run, truncate: boolean, cut: number, garbage: number): number {
-  const files = segmentFiles(run.dir);
-  const newest = files[files.length - 1];
+  const newest = newestSegment(run);
   if (newest === undefined) return 0;
   const records = fileRecords(newest);
   const last = records[records.length - 1];
@@ -230,8 +241,11 @@ function tear(run: Run, truncate: boolean, cut: number, garbage: number): number
     entry.state = 'gone';
     return keep;
   }
+  const end = last === undefined ? 0 : last.at + last.length;
+  const buf = readFileSync(newest);
   // Bytes below "O", so no magic number can appear in them.
-  appendFileSync(newest, Buffer.from(Array.from({ length: garbage }, (_, i) => (i * 37 + cut * 100) & 0x3f)));
+  const torn = Buffer.from(Array.from({ length: garbage }, (_, i) => (i * 37 + cut * 100) & 0x3f));
+  writeFileSync(newest, Buffer.concat([buf.subarray(0, end), torn, buf.subarray(Math.min(buf.length, end + garbage))]));
   return garbage;
 }
 
@@ -342,14 +356,20 @@ async function runOps(config: Config, ops: Op[]): Promise<void> {
           await run.open();
           await check(run, { corruptRecords: [0, 0], corruptBytes: 0, tornBytes: 0 });
           break;
-        case 'crash':
+        case 'crash': {
           await crash(run, op.appends, op.acks);
+          // Nothing torn, but a reused newest segment's older bytes past its own records.
+          const tornBytes = tornAtOpen(run);
           await run.open();
-          await check(run, { corruptRecords: [0, 0], corruptBytes: 0, tornBytes: 0 });
+          await check(run, { corruptRecords: [0, 0], corruptBytes: 0, tornBytes });
           break;
+        }
         case 'torn': {
           await crash(run, 0, 0);
-          const tornBytes = tear(run, op.truncate, op.cut, op.garbage);
+          const torn = tear(run, op.truncate, op.cut, op.garbage);
+          const tornBytes = tornAtOpen(run);
+          expect(tornBytes).toBeGreaterThanOrEqual(torn);
+          if (op.truncate) expect(tornBytes).toBe(torn);
           await run.open();
           await check(run, { corruptRecords: [0, 0], corruptBytes: 0, tornBytes });
           break;
@@ -357,8 +377,9 @@ async function runOps(config: Config, ops: Op[]): Promise<void> {
         case 'corrupt': {
           await crash(run, 0, 0);
           const damage = corrupt(run, op.pick, op.byte, op.bit);
+          const tornBytes = tornAtOpen(run);
           await run.open();
-          await check(run, { corruptRecords: damage.records, corruptBytes: damage.bytes, tornBytes: 0 });
+          await check(run, { corruptRecords: damage.records, corruptBytes: damage.bytes, tornBytes });
           break;
         }
       }
