@@ -147,7 +147,7 @@ export class Appender {
       const active = this.active;
       this.active = undefined;
       active.segment.sealed = true;
-      await closeSegment(active);
+      await this.closeSegment(active);
       this.o.onSealed(active.segment);
     }
     if (this.active === undefined) {
@@ -178,13 +178,24 @@ export class Appender {
   /** Waits for the writes under way and closes the file; the segment stays as it is for the next open. */
   async close(): Promise<void> {
     await this.running;
-    if (this.active !== undefined) await closeSegment(this.active);
+    if (this.active !== undefined) await this.closeSegment(this.active);
     this.active = undefined;
   }
-}
 
-/** Closes a segment's file, cutting a reused one to its own records first: only a process that died leaves older ones behind. */
-async function closeSegment({ segment, file, reused }: { segment: Segment; file: QueueFile; reused: boolean }): Promise<void> {
-  if (reused) await file.truncate(segment.end).catch(() => undefined);
-  await file.close().catch(() => undefined);
+  /**
+   * Closes a segment's file, cut to its own records first: a reused file holds older ones past
+   * them, and one whose write failed may hold records never acknowledged, had cutting them off
+   * failed then. Only a file cut so may be written over later (Segment.reusable).
+   */
+  private async closeSegment({ segment, file, reused }: { segment: Segment; file: QueueFile; reused: boolean }): Promise<void> {
+    try {
+      if (reused || this.dirty) await file.truncate(segment.end);
+      if (this.o.fsync) await file.datasync();
+      segment.reusable = true;
+      this.dirty = false;
+    } catch {
+      // Left as it is: removed once done, never written over.
+    }
+    await file.close().catch(() => undefined);
+  }
 }

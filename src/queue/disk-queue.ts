@@ -315,7 +315,7 @@ export class DiskQueue<M> implements SendingQueue<M> {
     if (!segment.sealed || segment.done < segment.records || segment.removed) return;
     this.segments.remove(segment);
     this.wakeTakes();
-    const removal = this.spares.retire(segment.path).catch((error: unknown) => {
+    const removal = (segment.reusable === true && !this.closing ? this.spares.retire(segment.path) : this.options.disk.remove(segment.path)).catch((error: unknown) => {
       this.options.logger?.warn({ file: segment.path, err: errorMessage(error) }, 'Sending queue segment could not be removed; the next start removes it');
     });
     this.removing.add(removal);

@@ -68,6 +68,8 @@ export class RecordReader {
       }
       const record = this.freshAtCursor(segment) ?? (await this.readAtCursor(segment));
       if (record === undefined) {
+        // All done while it was read: its file may be a new segment's now (spares.ts), no damage.
+        if (segment.removed) continue;
         await this.resync(segment);
         this.forget();
         continue;

@@ -20,6 +20,8 @@ export interface Segment {
   sealed: boolean;
   /** Removed from the queue (all done): a reader still on it moves on. */
   removed: boolean;
+  /** Sealed by this process with nothing past its records: its file may be written over once done (spares.ts). */
+  reusable?: boolean;
 }
 
 function segmentName(firstId: number): string {

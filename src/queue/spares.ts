@@ -20,7 +20,7 @@ export const isSpareName = (name: string): boolean => name.endsWith(SUFFIX);
 export class SpareSegments {
   private readonly ready: string[] = [];
   /** Renames under way: they count against MAX_SPARES. */
-  private renaming = 0;
+  private readonly renaming = new Set<Promise<void>>();
   private named = 0;
 
   constructor(
@@ -31,14 +31,16 @@ export class SpareSegments {
 
   /** A segment that is done: kept as a spare when there is room for one, else removed. */
   async retire(path: string): Promise<void> {
-    if (this.ready.length + this.renaming >= this.max) return this.disk.remove(path);
+    if (this.ready.length + this.renaming.size >= this.max) return this.disk.remove(path);
     const spare = join(this.directory, `${++this.named}${SUFFIX}`);
-    this.renaming++;
-    try {
-      await this.disk.rename(path, spare);
+    const renamed = this.disk.rename(path, spare).then(() => {
       this.ready.push(spare);
+    });
+    this.renaming.add(renamed);
+    try {
+      await renamed;
     } finally {
-      this.renaming--;
+      this.renaming.delete(renamed);
     }
   }
 
@@ -47,8 +49,9 @@ export class SpareSegments {
     return this.ready.shift();
   }
 
-  /** Removes the spares: at close, so that a closed queue leaves only its segments. */
+  /** Removes the spares, those being made too: at close, so that a closed queue leaves only its segments, and when the disk is full. */
   async removeAll(): Promise<void> {
+    await Promise.allSettled([...this.renaming]);
     await Promise.all(this.ready.splice(0).map((path) => this.disk.remove(path)));
   }
 }

@@ -114,7 +114,8 @@ export function fileRecords(path: string): FileRecord[] {
 
 /**
  * The bytes open is to count as torn in the newest segment: from the end of its last whole record
- * of its own to the first whole older record of a reused file, or to the end of the file.
+ * of its own to the end of the file; in a reused file, to its first whole older record, and only
+ * when a header of the segment's next record begins there (a write of its own, cut off).
  */
 export function tornBytesAtOpen(path: string): number {
   const buf = readFileSync(path);
@@ -124,9 +125,15 @@ export function tornBytesAtOpen(path: string): number {
     const record = recordAt(path, buf, at, true);
     if (record !== undefined) whole.push(record);
   }
-  const end = Math.max(0, ...whole.filter((r) => r.id >= firstId).map((r) => r.at + r.length));
+  const own = whole.filter((r) => r.id >= firstId);
+  const last = own[own.length - 1];
+  const end = last === undefined ? 0 : last.at + last.length;
   const older = whole.find((r) => r.id < firstId && r.at >= end);
-  return (older?.at ?? buf.length) - end;
+  if (older === undefined) return buf.length - end;
+  const nextId = last === undefined ? firstId : last.id + 1;
+  const header = buf.subarray(end, Math.min(end + 20, older.at));
+  const ownWrite = header.length >= 4 && header.subarray(0, 4).equals(MAGIC) && (header.length < 20 || header.readUInt32LE(12) + header.readUInt32LE(16) * 2 ** 32 === nextId);
+  return ownWrite ? older.at - end : 0;
 }
 
 /** The segment files of a queue directory, oldest first. */

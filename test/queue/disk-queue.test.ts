@@ -13,7 +13,8 @@ import { MAX_SPARES } from '../../src/queue/spares.js';
 import type { TakenEntry } from '../../src/queue/types.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { waitUntil } from '../helpers/wait.js';
-import { fileRecords, segmentFiles, testDisk } from '../helpers/queue.js';
+import { errnoError, fileRecords, segmentFiles, testDisk } from '../helpers/queue.js';
+import type { QueueDisk } from '../../src/queue/disk.js';
 
 const ROOT = mkdtempSync(join(tmpdir(), 'otelgate-queue-'));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
@@ -184,7 +185,7 @@ describe('disk queue: writing', () => {
     await reopened.close();
   });
 
-  it('after a crash finds a reused newest segment\'s own records, never the older ones after them; the rest of the older record its last write ended in is torn bytes', async () => {
+  it.each([false, true])('after a crash finds a reused newest segment\'s own records, never the older ones after them; a write of its own cut off there counts as torn (%s)', async (cutOff) => {
     const dir = newDir();
     const disk = testDisk();
     const queue = await open(dir, { disk, segmentBytes: 200, capacity: 100 });
@@ -205,12 +206,74 @@ describe('disk queue: writing', () => {
     disk.kill();
     await queue.close();
     expect(readdirSync(dir).filter((f) => f.endsWith('.spare'))).toHaveLength(1);
+    if (cutOff) {
+      // The first 24 bytes of record 8's header, over the rest of record 3.
+      const buf = readFileSync(seventh);
+      const header = Buffer.alloc(24);
+      header.write('OGQR', 0, 'latin1');
+      header.writeUInt32LE(RECORD, 8);
+      header.writeUInt32LE(8, 12);
+      header.copy(buf, RECORD - 50);
+      writeFileSync(seventh, buf);
+    }
     const reopened = await open(dir, { capacity: 100 });
     expect(readdirSync(dir).filter((f) => f.endsWith('.spare'))).toEqual([]);
-    expect(reopened.stats().recovery).toMatchObject({ records: 1, corruptRecords: 0, corruptBytes: 0, tornBytes: 50 });
+    expect(reopened.stats().recovery).toMatchObject({ records: 1, corruptRecords: 0, corruptBytes: 0, tornBytes: cutOff ? 50 : 0 });
     expect(statSync(seventh).size).toBe(RECORD - 50);
     expect(ns(await takeN(reopened, 1))).toEqual([7]);
     expect(reopened.stats()).toMatchObject({ requests: 1, inFlight: 1 });
+    await reopened.close();
+  });
+
+  it('never writes over a segment whose failed write could not be cut off: once done it is removed, and what that write left never comes back', async () => {
+    const dir = newDir();
+    const base = testDisk();
+    let writes = 0;
+    let truncateFails = false;
+    let release: (() => void) | undefined;
+    // The second write lands whole and then fails (a full disk), and cutting it off fails too.
+    const disk: QueueDisk = {
+      ...base,
+      open: async (path, mode) => {
+        const file = await base.open(path, mode);
+        return {
+          ...file,
+          writev: async (buffers, position) => {
+            const written = await file.writev(buffers, position);
+            if (path.endsWith('.seg') && ++writes === 2) throw errnoError('ENOSPC');
+            return written;
+          },
+          truncate: async (length) => {
+            if (truncateFails) throw errnoError('EIO');
+            return file.truncate(length);
+          },
+        };
+      },
+    };
+    const queue = await open(dir, { disk, segmentBytes: 200, capacity: 100 });
+    // The first write waits, so that the next three are written together.
+    base.hold = (op, path) => (op === 'writev' && path.endsWith('.seg') && release === undefined ? new Promise<void>((resolve) => (release = resolve)) : undefined);
+    const first = queue.append(entry(1, 100));
+    await waitUntil(() => release !== undefined, 5000);
+    truncateFails = true;
+    const refused = Promise.allSettled([2, 3, 4].map((n) => queue.append(entry(n, 100))));
+    release?.();
+    expect(await first).toBe(1);
+    expect((await refused).map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    // Records 2-4 are whole in segment 1, past its end. Done, it is sealed, cannot be cut, and goes.
+    for (const taken of await takeN(queue, 1)) await queue.ack(taken.id);
+    expect(await queue.append(entry(5, 300))).toBe(2);
+    truncateFails = false;
+    await waitUntil(() => !existsSync(join(dir, '0000000000000001.seg')), 5000);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.spare'))).toEqual([]);
+    // Segment 3 is a new file; over segment 1's, record 4 of the failed write would have followed it.
+    expect(await queue.append(entry(6, 100))).toBe(3);
+    base.kill();
+    await queue.close();
+    const reopened = await open(dir, { capacity: 100 });
+    expect(reopened.stats().recovery).toMatchObject({ records: 2, corruptRecords: 0, corruptBytes: 0 });
+    expect(ns(await takeN(reopened, 2))).toEqual([5, 6]);
+    expect(reopened.stats()).toMatchObject({ requests: 2, inFlight: 2 });
     await reopened.close();
   });
 

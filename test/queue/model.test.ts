@@ -8,7 +8,7 @@
 // set aside and counted exactly; the size limit holds; open never fails.
 import { mkdtempSync, rmSync, statSync, truncateSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QueueFullError } from '../../src/errors.js';
@@ -243,8 +243,16 @@ function tear(run: Run, truncate: boolean, cut: number, garbage: number): number
   }
   const end = last === undefined ? 0 : last.at + last.length;
   const buf = readFileSync(newest);
-  // Bytes below "O", so no magic number can appear in them.
-  const torn = Buffer.from(Array.from({ length: garbage }, (_, i) => (i * 37 + cut * 100) & 0x3f));
+  // What a write cut off leaves: the start of the next record's header (magic, a checksum that
+  // will not match, a length, the id), then bytes below "O", so no other magic number appears.
+  const header = Buffer.alloc(20);
+  header.write('OGQR', 0, 'latin1');
+  header.writeUInt32LE(0xdead, 4);
+  header.writeUInt32LE(0xffff, 8);
+  const nextId = last === undefined ? Number(basename(newest).slice(0, 16)) : last.id + 1;
+  header.writeUInt32LE(nextId % 2 ** 32, 12);
+  header.writeUInt32LE(Math.floor(nextId / 2 ** 32), 16);
+  const torn = Buffer.from(Array.from({ length: garbage }, (_, i) => (i < 20 ? (header[i] as number) : (i * 37 + cut * 100) & 0x3f)));
   writeFileSync(newest, Buffer.concat([buf.subarray(0, end), torn, buf.subarray(Math.min(buf.length, end + garbage))]));
   return garbage;
 }
@@ -368,8 +376,10 @@ async function runOps(config: Config, ops: Op[]): Promise<void> {
           await crash(run, 0, 0);
           const torn = tear(run, op.truncate, op.cut, op.garbage);
           const tornBytes = tornAtOpen(run);
-          expect(tornBytes).toBeGreaterThanOrEqual(torn);
+          // A reused file adds the rest of the older record the cut write ends in; a write cut
+          // off before its magic number was written is not told from that rest.
           if (op.truncate) expect(tornBytes).toBe(torn);
+          else if (torn >= 4) expect(tornBytes).toBeGreaterThanOrEqual(torn);
           await run.open();
           await check(run, { corruptRecords: [0, 0], corruptBytes: 0, tornBytes });
           break;
