@@ -3,7 +3,7 @@
 // changes the row being transformed through a path's setter. A map that came with the batch is
 // never changed: a new one is set. Only a map this row's statements made and put at a path's root
 // (contexts/draft.ts: owns) is changed in place.
-import { newAttributes, withAttributes, type AnyValue, type MutableAttributes } from '../model/anyvalue.js';
+import { newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
 import { path, type Bound, type Getter, type Param } from './arguments.js';
 import { copiedIfMadeHere, owns } from './contexts/draft.js';
 import { EditorSettingsError, filtered, mapAt, withoutKey, type Editor } from './editing.js';
@@ -55,15 +55,24 @@ function replacementOf(getter: Getter, ctx: never, editor: string): string {
   return value;
 }
 
-/** An editor that keeps the keys of the map at its target that `keeper(argument)` keeps (delete_key, keep_keys, ...). */
-function keysEditor(name: string, param: Param, keeper: (argument: Bound) => (key: string) => boolean): Editor {
+/** Keys a map keeps: the map with the others gone (filtered, withoutKey). */
+type KeysFilter = (ctx: never, map: Attributes) => Attributes;
+
+/** The filter keeping the keys that `keep` keeps. */
+const keeping =
+  (keep: (key: string) => boolean): KeysFilter =>
+  (ctx, map) =>
+    filtered(ctx, map, keep);
+
+/** An editor that sets the map at its target to what `filterOf(argument)` keeps of it (delete_key, keep_keys, ...). */
+function keysEditor(name: string, param: Param, filterOf: (argument: Bound) => KeysFilter): Editor {
   return {
     params: [{ name: 'target', kind: 'path' }, param],
     bind([target, argument]) {
-      const keep = keeper(argument);
+      const filter = filterOf(argument);
       return (ctx) => {
         const map = mapAt(path(target), ctx, name);
-        const kept = filtered(ctx, map, keep);
+        const kept = filter(ctx, map);
         if (kept !== map) path(target).set(ctx, kept);
       };
     },
@@ -112,27 +121,18 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       };
     },
   },
-  delete_key: {
-    params: [{ name: 'target', kind: 'path' }, { name: 'key', kind: 'literal string' }],
-    bind([target, key]) {
-      return (ctx) => {
-        const map = mapAt(path(target), ctx, 'delete_key');
-        const kept = withoutKey(ctx, map, key as string);
-        if (kept !== map) path(target).set(ctx, kept);
-      };
-    },
-  },
+  delete_key: keysEditor('delete_key', { name: 'key', kind: 'literal string' }, (key) => (ctx, map) => withoutKey(ctx, map, key as string)),
   delete_matching_keys: keysEditor('delete_matching_keys', { name: 'pattern', kind: 'literal string' }, (pattern) => {
     const regex = safeRegex(pattern as string);
-    return (k) => !regex.test(k);
+    return keeping((k) => !regex.test(k));
   }),
   keep_keys: keysEditor('keep_keys', { name: 'keys', kind: 'list of strings' }, (keys) => {
     const keep = new Set(keys as string[]);
-    return (k) => keep.has(k);
+    return keeping((k) => keep.has(k));
   }),
   keep_matching_keys: keysEditor('keep_matching_keys', { name: 'pattern', kind: 'literal string' }, (pattern) => {
     const regex = safeRegex(pattern as string);
-    return (k) => regex.test(k);
+    return keeping((k) => regex.test(k));
   }),
   replace_pattern: {
     params: [{ name: 'target', kind: 'path' }, ...REPLACING],
