@@ -79,7 +79,21 @@ export interface FileRecord {
 
 const MAGIC = Buffer.from('OGQR');
 
-const firstIdOf = (path: string): number => Number(basename(path).slice(0, 16));
+export const firstIdOf = (path: string): number => Number(basename(path).slice(0, 16));
+
+/**
+ * The first 20 bytes of a record's header, as a write cut off leaves them: magic, a checksum that
+ * matches nothing, `length`, the id.
+ */
+export function cutOffHeader(id: number, length: number): Buffer {
+  const header = Buffer.alloc(20);
+  MAGIC.copy(header, 0);
+  header.writeUInt32LE(0xdead, 4);
+  header.writeUInt32LE(length, 8);
+  header.writeUInt32LE(id % 2 ** 32, 12);
+  header.writeUInt32LE(Math.floor(id / 2 ** 32), 16);
+  return header;
+}
 
 /** The record at `at` by the documented layout, its checksum checked when `checked`; undefined when none is there. */
 function recordAt(path: string, buf: Buffer, at: number, checked = false): FileRecord | undefined {

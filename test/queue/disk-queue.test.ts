@@ -13,7 +13,7 @@ import { MAX_SPARES } from '../../src/queue/spares.js';
 import type { TakenEntry } from '../../src/queue/types.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { waitUntil } from '../helpers/wait.js';
-import { errnoError, fileRecords, segmentFiles, testDisk } from '../helpers/queue.js';
+import { cutOffHeader, errnoError, fileRecords, segmentFiles, testDisk } from '../helpers/queue.js';
 import type { QueueDisk } from '../../src/queue/disk.js';
 
 const ROOT = mkdtempSync(join(tmpdir(), 'otelgate-queue-'));
@@ -207,13 +207,9 @@ describe('disk queue: writing', () => {
     await queue.close();
     expect(readdirSync(dir).filter((f) => f.endsWith('.spare'))).toHaveLength(1);
     if (cutOff) {
-      // The first 24 bytes of record 8's header, over the rest of record 3.
+      // The first 20 bytes of record 8's header, over the rest of record 3.
       const buf = readFileSync(seventh);
-      const header = Buffer.alloc(24);
-      header.write('OGQR', 0, 'latin1');
-      header.writeUInt32LE(RECORD, 8);
-      header.writeUInt32LE(8, 12);
-      header.copy(buf, RECORD - 50);
+      cutOffHeader(8, RECORD).copy(buf, RECORD - 50);
       writeFileSync(seventh, buf);
     }
     const reopened = await open(dir, { capacity: 100 });

@@ -8,13 +8,13 @@
 // set aside and counted exactly; the size limit holds; open never fails.
 import { mkdtempSync, rmSync, statSync, truncateSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QueueFullError } from '../../src/errors.js';
 import { DiskQueue } from '../../src/queue/disk-queue.js';
 import type { QueueSizer } from '../../src/queue/types.js';
-import { fileRecords, segmentFiles, testDisk, tornBytesAtOpen, type TestDisk } from '../helpers/queue.js';
+import { cutOffHeader, fileRecords, firstIdOf, segmentFiles, testDisk, tornBytesAtOpen, type TestDisk } from '../helpers/queue.js';
 
 const ROOT = mkdtempSync(join(tmpdir(), 'otelgate-queue-model-'));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
@@ -245,13 +245,7 @@ function tear(run: Run, truncate: boolean, cut: number, garbage: number): number
   const buf = readFileSync(newest);
   // What a write cut off leaves: the start of the next record's header (magic, a checksum that
   // will not match, a length, the id), then bytes below "O", so no other magic number appears.
-  const header = Buffer.alloc(20);
-  header.write('OGQR', 0, 'latin1');
-  header.writeUInt32LE(0xdead, 4);
-  header.writeUInt32LE(0xffff, 8);
-  const nextId = last === undefined ? Number(basename(newest).slice(0, 16)) : last.id + 1;
-  header.writeUInt32LE(nextId % 2 ** 32, 12);
-  header.writeUInt32LE(Math.floor(nextId / 2 ** 32), 16);
+  const header = cutOffHeader(last === undefined ? firstIdOf(newest) : last.id + 1, 0xffff);
   const torn = Buffer.from(Array.from({ length: garbage }, (_, i) => (i < 20 ? (header[i] as number) : (i * 37 + cut * 100) & 0x3f)));
   writeFileSync(newest, Buffer.concat([buf.subarray(0, end), torn, buf.subarray(Math.min(buf.length, end + garbage))]));
   return garbage;
