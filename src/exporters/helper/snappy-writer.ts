@@ -155,7 +155,8 @@ export class SnappyWriter extends Output {
    */
   room(bytes: number): number {
     if (bytes > MAX_LITERAL) throw new RangeError(`snappy: room for ${bytes} bytes asked, more than a literal holds`);
-    this.literal(bytes);
+    // No literal opened for nothing: one that closed empty would be an element no decoder reads.
+    if (bytes > 0) this.literal(bytes);
     return this.pos;
   }
 

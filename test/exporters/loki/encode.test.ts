@@ -366,4 +366,13 @@ describe('the Loki push encoder', () => {
       expect(queued.length).toBeLessThan(0.8 * snappyDecodeStrict(protobufBody(queued)).length);
     }
   });
+
+  it('writes an empty value of a key that has too many to keep, between copies', () => {
+    const config = settings();
+    const rows = Array.from({ length: 72 }, (_, i) => ({ ...logRow(i), attributes: attrs({ id: i < 70 ? `v${i}` : '', after: 'same' }) }));
+    const queued = new PushEncoder(config).encode(rows, RECEIVED);
+    expect(wireStreams(queued)).toEqual(modelStreams(rows, config));
+    // proto3: an empty value reads back as none.
+    expect(roundTrip(rows).map((r) => [r.line, r.metadata['id'] ?? '', r.metadata['after']])).toEqual(rows.map((row, i) => [row.body, i < 70 ? `v${i}` : '', 'same']));
+  });
 });
