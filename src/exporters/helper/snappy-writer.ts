@@ -15,11 +15,15 @@ import { putVarint, varintSize } from '../../otlp/protobuf/writer.js';
  * for a frame's marker and length before it (block(marker)).
  */
 const HEADER = 11;
-/** Room kept for a literal's tag and length, known once the literal ends; up to 65536 bytes fit in three. */
+/** A literal's tag and length take at most three bytes: up to 65536 bytes. */
 const LITERAL_HEAD = 3;
 const MAX_LITERAL = 65536;
-/** A literal of up to this many bytes gets the one-byte head, its bytes moved down by a loop. */
-const SHORT_LITERAL = 16;
+/** Literals of up to this many bytes have their length in the tag; up to 256, in one byte after it. */
+const TAG_LITERAL = 60;
+const BYTE_LITERAL = 256;
+
+/** The bytes of the shortest head of a literal of `size` bytes. */
+const literalHead = (size: number): number => (size <= TAG_LITERAL ? 1 : size <= BYTE_LITERAL ? 2 : LITERAL_HEAD);
 
 /** Bytes an encoder writes again and again, and where they were last written: a block's number, and where in its uncompressed bytes. */
 export interface Written {
@@ -33,6 +37,8 @@ export class SnappyWriter extends Output {
   length = 0;
   /** Where the open literal's tag is, -1 when none is open. */
   private literalAt = -1;
+  /** The room kept for the open literal's head. */
+  private literalRoom = LITERAL_HEAD;
   /** The copy being gathered (a run of copies from one distance is written as one): its source and length, -1 when none. */
   private copyFrom = -1;
   private copyLength = 0;
@@ -163,11 +169,14 @@ export class SnappyWriter extends Output {
   /** Opens a literal (or keeps the open one) with room for `bytes` more, and counts them. */
   private literal(bytes: number): void {
     if (this.copyFrom !== -1) this.closeCopy();
-    if (this.literalAt !== -1 && this.pos + bytes - this.literalAt - LITERAL_HEAD > MAX_LITERAL) this.closeLiteral();
+    if (this.literalAt !== -1 && this.pos + bytes - this.literalAt - this.literalRoom > MAX_LITERAL) this.closeLiteral();
     this.ensure(LITERAL_HEAD + bytes);
     if (this.literalAt === -1) {
+      // Room for the head the literal needs if it ends as long as its first part, as most do: it
+      // is moved up only when it grows past that.
       this.literalAt = this.pos;
-      this.pos += LITERAL_HEAD;
+      this.literalRoom = literalHead(bytes);
+      this.pos += this.literalRoom;
     }
     this.length += bytes;
   }
@@ -181,17 +190,24 @@ export class SnappyWriter extends Output {
     const at = this.literalAt;
     if (at === -1) return;
     this.literalAt = -1;
-    const size = this.pos - at - LITERAL_HEAD;
+    const room = this.literalRoom;
+    const size = this.pos - at - room;
+    // A literal only grows, and only varint() and head() count more than they write (under 60
+    // bytes, so in the least room): its head never needs less room than it has.
+    const head = literalHead(size);
+    if (head > room) {
+      // It grew past what its head had room for: its bytes move up.
+      this.ensure(head - room);
+      this.buf.copyWithin(at + head, at + room, this.pos);
+      this.pos += head - room;
+    }
     const { buf } = this;
-    // Longer literals keep the three bytes kept for their head: Snappy lets a literal's length
-    // take more bytes than it needs (every decoder reads the form by its tag), and moving the bytes
-    // down for the shortest form cost more than the one or two bytes it saves.
-    if (size <= SHORT_LITERAL) {
-      buf[at] = (size - 1) << 2;
-      for (let i = at + LITERAL_HEAD; i < this.pos; i++) buf[i - 2] = buf[i] as number;
-      this.pos -= 2;
+    if (head === 1) buf[at] = (size - 1) << 2;
+    else if (head === 2) {
+      buf[at] = TAG_LITERAL << 2;
+      buf[at + 1] = size - 1;
     } else {
-      buf[at] = 61 << 2;
+      buf[at] = (TAG_LITERAL + 1) << 2;
       buf[at + 1] = (size - 1) & 0xff;
       buf[at + 2] = (size - 1) >>> 8;
     }

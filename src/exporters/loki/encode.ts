@@ -121,12 +121,16 @@ function writeText(w: SnappyWriter, text: string, bytes: number): void {
     return;
   }
   const at = w.room(bytes);
-  const buf = w.buf;
+  putText(w.buf, at, text, bytes);
+  w.pos = at + bytes;
+}
+
+/** `text`, of `bytes` bytes in UTF-8 (at most LONG_TEXT), into `buf` at `at`. */
+function putText(buf: Buffer, at: number, text: string, bytes: number): void {
   // As many bytes as characters: every character is ASCII.
   if (bytes !== text.length) utf8Write.call(buf, text, at);
   else if (bytes > SHORT_TEXT) latin1Write.call(buf, text, at);
   else for (let i = 0; i < bytes; i++) buf[at + i] = text.charCodeAt(i);
-  w.pos = at + bytes;
 }
 
 /** A structured metadata field of `name` and `value`. */
@@ -271,7 +275,10 @@ export class PushEncoder {
       const line = this.lineBytes[i] as number;
       const entry = this.entrySizes[i] as number;
       const time = timeSize(seconds, nanos);
-      let at = w.room(1 + varintSize(entry) + 2 + time + 1 + varintSize(line));
+      // The line in the same room as the entry's head (so the literal's head has room for both
+      // from the start), unless it is long enough to go its own way.
+      const inRoom = line <= LONG_TEXT ? line : 0;
+      let at = w.room(1 + varintSize(entry) + 2 + time + 1 + varintSize(line) + inRoom);
       const buf = w.buf;
       buf[at++] = 0x12;
       at = putVarint(buf, at, entry);
@@ -286,8 +293,14 @@ export class PushEncoder {
         at = putVarint(buf, at, nanos);
       }
       buf[at++] = 0x12;
-      w.pos = putVarint(buf, at, line);
-      writeText(w, this.lines[i] as string, line);
+      at = putVarint(buf, at, line);
+      if (inRoom === line) {
+        putText(buf, at, this.lines[i] as string, line);
+        w.pos = at + line;
+      } else {
+        w.pos = at;
+        writeText(w, this.lines[i] as string, line);
+      }
       const shared = this.entryShared[i];
       if (shared !== undefined) w.again(shared, block);
       const end = this.pairsEnd[i] as number;

@@ -105,11 +105,26 @@ describe('SnappyWriter', () => {
     expect([...block]).toEqual([16, 7 << 2, ...Buffer.from('abcdefgh'), 1 | ((8 - 4) << 2), 8]);
   });
 
-  it('gives a literal longer than 16 bytes the three-byte form of its length, and refuses room for more than one literal holds', () => {
+  it('gives a literal the shortest form of its length, moving its bytes up when it grew past the room it opened with', () => {
     const w = new SnappyWriter();
-    w.start();
-    w.bytes(Buffer.alloc(17, 0x61));
-    expect([...w.block()]).toEqual([17, 61 << 2, 16, 0, ...Buffer.alloc(17, 0x61)]);
+    const block = (...parts: Buffer[]): number[] => {
+      w.start();
+      for (const part of parts) w.bytes(part);
+      return [...w.block()];
+    };
+    const a = (n: number): Buffer => Buffer.alloc(n, 0x61);
+    // The length in the tag (up to 60), in a byte after it (up to 256), in two.
+    expect(block(a(17))).toEqual([17, 16 << 2, ...a(17)]);
+    expect(block(a(60))).toEqual([60, 59 << 2, ...a(60)]);
+    expect(block(a(100))).toEqual([100, 60 << 2, 99, ...a(100)]);
+    expect(block(a(300))).toEqual([0xac, 0x02, 61 << 2, 299 & 0xff, 1, ...a(300)]);
+    // Opened for 1 byte or 200, then grown to 71 or 300.
+    expect(block(a(1), a(70))).toEqual([71, 60 << 2, 70, ...a(71)]);
+    expect(block(a(200), a(100))).toEqual([0xac, 0x02, 61 << 2, 299 & 0xff, 1, ...a(300)]);
+  });
+
+  it('refuses room for more than one literal holds', () => {
+    const w = new SnappyWriter();
     w.start();
     expect(w.room(65_536)).toBeGreaterThan(0);
     expect(() => w.room(65_537)).toThrow('more than a literal holds');
