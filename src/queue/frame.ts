@@ -50,14 +50,25 @@ function frameAt(buf: Buffer, at: number, magic: number, minLength: number): num
   return crc32(buf.subarray(at + 8, at + length)) === buf.readUInt32LE(at + 4) ? length : 0;
 }
 
+/** Where a record header's id ends: its two u32 follow the prefix. */
+const ID_END = FRAME_PREFIX + 8;
+
+/** The id of the record header at `at`, whose bytes up to ID_END are there. */
+const idAt = (buf: Buffer, at: number): number => buf.readUInt32LE(at + 16) * 0x1_0000_0000 + buf.readUInt32LE(at + 12);
+
 /** The header of the record at `at`, when a whole, intact record is there. */
 export function recordAt(buf: Buffer, at: number): RecordHeader | undefined {
   const length = frameAt(buf, at, RECORD_MAGIC, RECORD_HEADER);
   if (length === 0) return undefined;
-  const high = buf.readUInt32LE(at + 16);
   const metaLength = buf.readUInt32LE(at + 24);
-  if (high > MAX_ID_HIGH || metaLength > length - RECORD_HEADER) return undefined;
-  return { id: high * 0x1_0000_0000 + buf.readUInt32LE(at + 12), items: buf.readUInt32LE(at + 20), metaLength, length };
+  if (buf.readUInt32LE(at + 16) > MAX_ID_HIGH || metaLength > length - RECORD_HEADER) return undefined;
+  return { id: idAt(buf, at), items: buf.readUInt32LE(at + 20), metaLength, length };
+}
+
+/** Whether the header of a record of id `id` begins at `at`, as much of it as `buf` holds (a write cut off): its magic, and its id if that much is there. */
+export function recordHeaderBegins(buf: Buffer, at: number, id: number): boolean {
+  if (at + 4 > buf.length || buf.readUInt32LE(at) !== RECORD_MAGIC) return false;
+  return at + ID_END > buf.length || idAt(buf, at) === id;
 }
 
 const MARKERS = new Map<number, Buffer>();

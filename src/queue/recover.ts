@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import type { Logger } from 'pino';
 import { errorMessage } from '../errors.js';
 import { writeFully, type QueueDisk } from './disk.js';
-import { RECORD_HEADER, RECORD_MAGIC, recordAt, scanFrames, type RecordHeader } from './frame.js';
+import { RECORD_HEADER, RECORD_MAGIC, recordAt, recordHeaderBegins, scanFrames, type RecordHeader } from './frame.js';
 import type { IdSet } from './idset.js';
 import { newSegment, parseSegmentName, SegmentList, type Segment } from './segments.js';
 import { isSpareName } from './spares.js';
@@ -86,12 +86,6 @@ export async function recoverSegments(options: Options): Promise<RecoveredQueue>
   return result;
 }
 
-/** Whether a record header of id `id` begins at `at` (as much of it as the file holds: a write cut off). */
-function nextHeaderAt(buf: Buffer, at: number, id: number): boolean {
-  if (at + 4 > buf.length || buf.readUInt32LE(at) !== RECORD_MAGIC) return false;
-  return at + 20 > buf.length || buf.readUInt32LE(at + 12) + buf.readUInt32LE(at + 16) * 0x1_0000_0000 === id;
-}
-
 /** Marks the ids of start..end-1 that were not done as lost; returns how many. */
 function markLost(result: RecoveredQueue, acked: IdSet, start: number, end: number): number {
   let lost = 0;
@@ -158,7 +152,7 @@ async function recoverSegment(options: Options, result: RecoveredQueue, segment:
   // segment's last write ended in, before them: they count only when they are a write of the
   // segment's own, cut off (its next record's header) or, in a sealed segment, when ids are missing.
   const reused = earlierLife >= validEnd && earlierLife < buf.length;
-  const ownWriteCut = reused && nextHeaderAt(buf, validEnd, lastId + 1);
+  const ownWriteCut = reused && recordHeaderBegins(buf, validEnd, lastId + 1);
   const idsMissing = following !== undefined && lastId + 1 < following;
   const end = !reused ? buf.length : ownWriteCut || idsMissing ? earlierLife : validEnd;
   let cutEnd = end < buf.length;
