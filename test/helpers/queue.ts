@@ -95,6 +95,9 @@ export function cutOffHeader(id: number, length: number): Buffer {
   return header;
 }
 
+/** The id of the record header at `at`: two u32 after magic, checksum and length, the low one first. */
+const idAt = (buf: Buffer, at: number): number => buf.readUInt32LE(at + 16) * 2 ** 32 + buf.readUInt32LE(at + 12);
+
 /** The record at `at` by the documented layout, its checksum checked when `checked`; undefined when none is there. */
 function recordAt(path: string, buf: Buffer, at: number, checked = false): FileRecord | undefined {
   if (at + 28 > buf.length || !buf.subarray(at, at + 4).equals(MAGIC)) return undefined;
@@ -106,7 +109,7 @@ function recordAt(path: string, buf: Buffer, at: number, checked = false): FileR
     file: path,
     at,
     length,
-    id: buf.readUInt32LE(at + 16) * 2 ** 32 + buf.readUInt32LE(at + 12),
+    id: idAt(buf, at),
     items: buf.readUInt32LE(at + 20),
     meta: buf.toString('utf8', at + 28, at + 28 + metaLength),
     payload: buf.subarray(at + 28 + metaLength, at + length),
@@ -146,7 +149,7 @@ export function tornBytesAtOpen(path: string): number {
   if (older === undefined) return buf.length - end;
   const nextId = last === undefined ? firstId : last.id + 1;
   const header = buf.subarray(end, Math.min(end + 20, older.at));
-  const ownWrite = header.length >= 4 && header.subarray(0, 4).equals(MAGIC) && (header.length < 20 || header.readUInt32LE(12) + header.readUInt32LE(16) * 2 ** 32 === nextId);
+  const ownWrite = header.length >= 4 && header.subarray(0, 4).equals(MAGIC) && (header.length < 20 || idAt(header, 0) === nextId);
   return ownWrite ? older.at - end : 0;
 }
 
