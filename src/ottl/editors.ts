@@ -10,7 +10,7 @@ import { EditorSettingsError, filtered, mapAt, withoutKey, type Editor } from '.
 import { OttlRuntimeError } from './errors.js';
 import { MAP_EDITORS } from './map-editors.js';
 import { MATCH_EDITORS } from './match-editors.js';
-import { replaceAllMatches, safeRegex } from './regex.js';
+import { neverMatchesEmpty, replaceAllMatches, safeRegex } from './regex.js';
 import { isTimeKind, typeName } from './values.js';
 
 export { EditorSettingsError, type Action, type Editor } from './editing.js';
@@ -37,15 +37,18 @@ function expander(template: string): (groups: readonly (string | undefined)[], n
 let lastTemplate: string | undefined;
 let lastExpander: ReturnType<typeof expander> | undefined;
 
-/** `text` with every match of `regex` (global) replaced as Go's ReplaceAllString does with `template`. */
-function replaceAll(text: string, regex: RegExp, template: string): string {
+/**
+ * `text` with every match of `regex` (global) replaced as Go's ReplaceAllString does with
+ * `template`. `nonEmpty`: no match of `regex` is empty (neverMatchesEmpty).
+ */
+function replaceAll(text: string, regex: RegExp, template: string, nonEmpty: boolean): string {
+  // A template without $ is the replacement itself.
+  if (!template.includes('$')) return nonEmpty ? text.replace(regex, template) : replaceAllMatches(text, regex, () => template);
   if (template !== lastTemplate || lastExpander === undefined) {
     lastExpander = expander(template);
     lastTemplate = template;
   }
   const expand = lastExpander;
-  // A template without $ is the replacement itself.
-  if (!template.includes('$')) return replaceAllMatches(text, regex, () => template);
   return replaceAllMatches(text, regex, (match) => expand(match, match.groups));
 }
 
@@ -139,11 +142,12 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
     bind(args) {
       const [target, pattern, replacement] = args;
       const regex = replacing('replace_pattern', pattern, args.slice(3));
+      const nonEmpty = neverMatchesEmpty(regex);
       return (ctx) => {
         const value = path(target).get(ctx);
         // As the Collector: a target that is not a string is left as it is.
         if (typeof value !== 'string') return;
-        const replaced = replaceAll(value, regex, replacementOf(replacement as Getter, ctx, 'replace_pattern'));
+        const replaced = replaceAll(value, regex, replacementOf(replacement as Getter, ctx, 'replace_pattern'), nonEmpty);
         if (replaced !== value) path(target).set(ctx, replaced);
       };
     },
@@ -154,6 +158,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
       const [target, mode, pattern, replacement] = args;
       if (mode !== 'key' && mode !== 'value') throw new EditorSettingsError(`mode must be "key" or "value", not ${JSON.stringify(mode)}`);
       const regex = replacing('replace_all_patterns', pattern, args.slice(4));
+      const nonEmpty = neverMatchesEmpty(regex);
       return (ctx) => {
         const map = mapAt(path(target), ctx, 'replace_all_patterns');
         const template = replacementOf(replacement as Getter, ctx, 'replace_all_patterns');
@@ -162,11 +167,11 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
         for (const key of Object.keys(map)) {
           const value = map[key] as AnyValue;
           if (mode === 'key') {
-            const renamed = replaceAll(key, regex, template);
+            const renamed = replaceAll(key, regex, template, nonEmpty);
             changed ||= renamed !== key;
             out[renamed] = value;
           } else {
-            const replaced = typeof value === 'string' ? replaceAll(value, regex, template) : value;
+            const replaced = typeof value === 'string' ? replaceAll(value, regex, template, nonEmpty) : value;
             changed ||= replaced !== value;
             out[key] = replaced;
           }

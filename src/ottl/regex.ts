@@ -88,6 +88,31 @@ function alternationRepeated(token: Root | Tokens, repeated = false): boolean {
   }
 }
 
+/** The fewest characters a match of `token` spans: none for a position (^, $, \b) or what may be left out. */
+function minLength(token: Root | Tokens): number {
+  switch (token.type) {
+    case types.ROOT:
+    case types.GROUP:
+      return Math.min(...(token.options ?? [token.stack ?? []]).map((branch) => branch.reduce((sum, child) => sum + minLength(child), 0)));
+    case types.REPETITION:
+      return token.min * minLength(token.value);
+    case types.POSITION:
+    case types.REFERENCE:
+      return 0;
+    default:
+      return 1;
+  }
+}
+
+/**
+ * Whether every match of `regex` (from safeRegex) has a character at least: then JavaScript's own
+ * replace() with a replacement without `$` replaces exactly what Go's ReplaceAllString does (they
+ * differ only on empty matches), in V8's loop, without a match object a match.
+ */
+export function neverMatchesEmpty(regex: RegExp): boolean {
+  return minLength(tokenizer(regex.source)) > 0;
+}
+
 /** `pattern` (RE2 syntax) as a JavaScript RegExp; throws UnsafeRegexError with a reason for one that cannot be used as written. */
 export function safeRegex(pattern: string, extraFlags = ''): RegExp {
   let source = pattern.replace(/\(\?P</g, '(?<');

@@ -1,9 +1,11 @@
 // Regular expressions from configs: what RE2 would take and JavaScript's engine could take
-// exponential time on runs in linear time, or is refused when it cannot.
+// exponential time on runs in linear time, or is refused when it cannot; and which can match
+// nothing, where JavaScript's replace() and Go's differ.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeRegex, UnsafeRegexError } from '../../src/ottl/regex.js';
+import { neverMatchesEmpty, replaceAllMatches, safeRegex, UnsafeRegexError } from '../../src/ottl/regex.js';
 import { ROOT } from '../helpers/cli.js';
 
 /**
@@ -32,5 +34,24 @@ describe('regular expressions from a config', () => {
     );
     expect(safeRegex('(?i)^(get|post) /(a|b){1,3}$').test('GET /ab')).toBe(true);
     expect(safeRegex('(?i)[ab]+').test('AB')).toBe(true);
+  });
+
+  it('knows which patterns can match nothing (a position, an optional part, an empty branch)', () => {
+    const never = ['a', '/[0-9]+$', '^(DEBUG|TRACE) ', '[Bb]earer [A-Za-z0-9._~+/=-]+', 'a{2,}', '(ab|c)+', '\\bword\\b', '(?i)x?y', 'password=[^\\s]*'];
+    const can = ['', '^', '$', '\\b', 'a*', 'a?', '(a|)', '(?:ab)?', 'a{0,3}', '(a*|b+)', '^$', '(?m)^'];
+    expect(never.map((p) => neverMatchesEmpty(safeRegex(p, 'g')))).toEqual(never.map(() => true));
+    expect(can.map((p) => neverMatchesEmpty(safeRegex(p, 'g')))).toEqual(can.map(() => false));
+  });
+
+  it('replaces as Go does with JavaScript\'s own replace() wherever a pattern never matches nothing', () => {
+    const patterns = ['/[0-9]+$', '[0-9]+', 'ab|b', '\\bfoo\\b', '(?i)x+y', 'a.c', '^a', 'c$', '[^a]+', '\\s+'];
+    fc.assert(
+      fc.property(fc.constantFrom(...patterns), fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'x', 'Y', '1', '2', '/', ' ', 'foo', '\u{1F600}') }), (pattern, text) => {
+        const regex = safeRegex(pattern, 'g');
+        expect(neverMatchesEmpty(regex)).toBe(true);
+        expect(text.replace(regex, '<r>')).toBe(replaceAllMatches(text, regex, () => '<r>'));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
