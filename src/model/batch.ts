@@ -1,7 +1,8 @@
 // What flows through a pipeline: the rows of one signal for one project.
-// A batch is immutable once handed to consume(), and its types say so down to the last attribute:
+// A batch is read-only once handed to consume(), and its types say so down to the last attribute:
 // a processor that changes rows builds new ones (src/model/rewrite.ts), so one batch can be fanned
-// out to several pipelines and exporters without copies.
+// out to several pipelines and exporters without copies. The one exception is an exclusive batch
+// (see `exclusive`), whose rows nobody else can see.
 import type { LogRow } from './logs.js';
 import type { DataPointRow } from './metrics.js';
 import type { Signal } from './signal.js';
@@ -26,6 +27,16 @@ export type Batch<S extends Signal = Signal> = {
      */
     readonly receivedUnixNano: bigint;
     readonly rows: readonly RowOf<K>[];
+    /**
+     * The rows, and each row's own attributes map (a log record's, span's or data point's
+     * `attributes`, not those of what rows share), were made for this batch alone, and the consumer
+     * it is handed to is the only one that sees them: it may change those in place instead of
+     * copying them. What rows share (resource, scope, metric) and what is inside a row's fields
+     * (a span's events and links, a map or list value) stay copy-on-write. Set by a receiver for
+     * the rows it decoded; a fan-out to more than one consumer hands each a batch that is not
+     * exclusive; a processor keeps it only when it knows its rows still hold (withRows).
+     */
+    readonly exclusive: boolean;
   };
 }[S];
 
@@ -33,6 +44,11 @@ export type Batch<S extends Signal = Signal> = {
  * A batch of one signal's rows. TypeScript cannot see that `signal` picks the type of `rows` when S
  * is generic, which is why this is the one place that says so.
  */
-export function batchOf<S extends Signal>(signal: S, project: string, receivedUnixNano: bigint, rows: readonly RowOf<S>[]): Batch<S> {
-  return { signal, project, receivedUnixNano, rows } as unknown as Batch<S>;
+export function batchOf<S extends Signal>(signal: S, project: string, receivedUnixNano: bigint, rows: readonly RowOf<S>[], exclusive = false): Batch<S> {
+  return { signal, project, receivedUnixNano, rows, exclusive } as unknown as Batch<S>;
+}
+
+/** `batch` for a consumer that shares it with others: nothing in it may be changed in place. */
+export function shared<S extends Signal>(batch: Batch<S>): Batch<S> {
+  return batch.exclusive ? batchOf(batch.signal as S, batch.project, batch.receivedUnixNano, batch.rows as readonly RowOf<S>[]) : batch;
 }

@@ -44,7 +44,12 @@ export function keepRows<R>(rows: readonly R[], change: (row: R) => R | undefine
   return out ?? rows;
 }
 
-/** `batch` with `rows` in place of its own: the batch itself when they are its own array. */
-export function withRows<S extends Signal>(batch: Batch<S>, rows: readonly RowOf<S>[]): Batch<S> {
-  return rows === (batch.rows as readonly RowOf<S>[]) ? batch : batchOf(batch.signal as S, batch.project, batch.receivedUnixNano, rows);
+/**
+ * `batch` with `rows` in place of its own: the batch itself when they are its own array. The new
+ * batch is exclusive only when the batch was and `kept` says that each row's attributes map is
+ * still that of one row of the batch (a filter's rows: some left out, a span kept with fewer
+ * events): rows made anew may share their maps.
+ */
+export function withRows<S extends Signal>(batch: Batch<S>, rows: readonly RowOf<S>[], kept = false): Batch<S> {
+  return rows === (batch.rows as readonly RowOf<S>[]) ? batch : batchOf(batch.signal as S, batch.project, batch.receivedUnixNano, rows, kept && batch.exclusive);
 }

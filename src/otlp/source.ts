@@ -2,7 +2,8 @@
 // that sends OTLP protobuf sends these bytes instead of encoding the rows again: re-encoding was
 // the largest cost of forwarding after decoding itself. Keyed by the rows array, which is
 // immutable: a processor that changes, drops or adds a row makes a new array, which has no source,
-// and is encoded from its rows as before. Only receivers whose pipelines send OTLP protobuf keep
+// and is encoded from its rows as before; one that changes an exclusive batch's rows in place
+// (model/batch.ts) hands them on in a new array too. Only receivers whose pipelines send OTLP protobuf keep
 // sources (Consumer.sendsProtobuf): the rest would pay 5-10 % of decoding for nothing.
 import type { RowOf } from '../model/batch.js';
 import type { Signal } from '../model/signal.js';

@@ -2,7 +2,7 @@
 // editor cannot take, and the copy-on-write reading and filtering of a map at a path.
 import { newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
 import type { Bound, Param, PathArgument } from './arguments.js';
-import { own, owns } from './contexts/draft.js';
+import { inPlace, own, owns } from './contexts/draft.js';
 import { OttlRuntimeError } from './errors.js';
 import { isMap, typeName } from './values.js';
 
@@ -42,8 +42,11 @@ export function filtered(ctx: never, map: Attributes, keep: (key: string) => boo
  */
 export function withoutKey(ctx: never, map: Attributes, key: string): Attributes {
   if (!Object.hasOwn(map, key)) return map;
-  return filtered(ctx, map, (k) => k !== key);
+  // One loop over V8's cached keys, without filtered()'s array of them and call a key.
+  const out = newAttributes();
+  for (const k in map) if (k !== key) out[k] = map[k] as AnyValue;
+  return owns(ctx, map) ? own(ctx, out) : out;
 }
 
-/** A map to change: `map` itself when this row's statements made it, else a copy. */
-export const writable = (ctx: never, map: Attributes): MutableAttributes => (owns(ctx, map) ? (map as MutableAttributes) : withAttributes(map));
+/** A map to change: `map` itself when the row owns it (its statements made it, or it came with an exclusive batch's row), else a copy. */
+export const writable = (ctx: never, map: Attributes): MutableAttributes => (owns(ctx, map) ? inPlace(ctx, map) : withAttributes(map));

@@ -1,7 +1,7 @@
 // Hands one batch to several consumers and succeeds only when every one of them accepted it:
 // a 200 means every exporter of the pipeline has the data.
 import { joinErrors } from '../errors.js';
-import type { Batch } from '../model/batch.js';
+import { shared, type Batch } from '../model/batch.js';
 import type { ConsumeContext, Consumer } from './component.js';
 
 function settled(results: PromiseSettledResult<void>[]): void {
@@ -16,7 +16,9 @@ export function fanout(consumers: readonly Consumer[]): Consumer {
     // Not async, and the batch is not in the continuation: an async function would hold the rows
     // until the slowest consumer answers (see the ingest receiver's handOn).
     consume(batch: Batch, ctx: ConsumeContext): Promise<void> {
-      return Promise.allSettled(consumers.map(async (consumer) => consumer.consume(batch, ctx))).then(settled);
+      // Each sees the same rows: none may change them in place.
+      const one = shared(batch);
+      return Promise.allSettled(consumers.map(async (consumer) => consumer.consume(one, ctx))).then(settled);
     },
   };
 }

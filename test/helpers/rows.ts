@@ -1,6 +1,7 @@
 // Small, fully specified batches for tests.
-import { newAttributes, type AnyValue, type Attributes } from '../../src/model/anyvalue.js';
-import type { Batch } from '../../src/model/batch.js';
+import { newAttributes, withAttributes, type AnyValue, type Attributes } from '../../src/model/anyvalue.js';
+import { batchOf, type Batch, type RowOf } from '../../src/model/batch.js';
+import type { Signal } from '../../src/model/signal.js';
 import type { LogRow } from '../../src/model/logs.js';
 import type { DataPointRow, Metric } from '../../src/model/metrics.js';
 import type { Resource, Scope } from '../../src/model/resource.js';
@@ -40,10 +41,19 @@ export function logRow(i: number, res = resource(), sc = scope()): LogRow {
   };
 }
 
+/**
+ * `batch` as a receiver hands on what it decoded: exclusive, with rows and attribute maps of its
+ * own (a copy of each), for a processor to change in place.
+ */
+export function exclusiveCopy<S extends Signal>(batch: Batch<S>): Batch<S> {
+  const rows = (batch.rows as readonly RowOf<S>[]).map((row) => ({ ...row, attributes: withAttributes(row.attributes) }));
+  return batchOf(batch.signal as S, batch.project, batch.receivedUnixNano, rows, true);
+}
+
 export function logBatch(count: number, project = 'default'): Batch<'logs'> {
   const res = resource();
   const sc = scope();
-  return { signal: 'logs', project, receivedUnixNano: RECEIVED, rows: Array.from({ length: count }, (_, i) => logRow(i, res, sc)) };
+  return { signal: 'logs', project, receivedUnixNano: RECEIVED, exclusive: false, rows: Array.from({ length: count }, (_, i) => logRow(i, res, sc)) };
 }
 
 export function spanBatch(project = 'default'): Batch<'traces'> {
@@ -68,7 +78,7 @@ export function spanBatch(project = 'default'): Batch<'traces'> {
     statusCode: 1,
     statusMessage: '',
   };
-  return { signal: 'traces', project, receivedUnixNano: RECEIVED, rows: [row] };
+  return { signal: 'traces', project, receivedUnixNano: RECEIVED, exclusive: false, rows: [row] };
 }
 
 export function metricBatch(project = 'default'): Batch<'metrics'> {
@@ -92,7 +102,7 @@ export function metricBatch(project = 'default'): Batch<'metrics'> {
       explicitBounds: [10, 100],
     },
   ];
-  return { signal: 'metrics', project, receivedUnixNano: RECEIVED, rows };
+  return { signal: 'metrics', project, receivedUnixNano: RECEIVED, exclusive: false, rows };
 }
 
 /**
@@ -129,5 +139,5 @@ export function metricKindsBatch(project = 'default'): Batch<'metrics'> {
     },
     { ...base, metric: metric('rpc', 'summary', 0), kind: 'summary', attributes: attrs({}), count: 4, sum: 10, quantiles: [{ quantile: 0.5, value: 2 }, { quantile: 0.99, value: 4 }] },
   ];
-  return { signal: 'metrics', project, receivedUnixNano: RECEIVED, rows };
+  return { signal: 'metrics', project, receivedUnixNano: RECEIVED, exclusive: false, rows };
 }

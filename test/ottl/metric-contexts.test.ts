@@ -135,7 +135,7 @@ function run(statements: readonly string[], row: DataPointRow, context: 'datapoi
   const ctx = metricStatementContexts[context];
   if (ctx === undefined) throw new Error(`no ${context} context`);
   const actions = statements.map((text) => compileStatement(parseStatement(text), ctx));
-  const draft: MetricDraft = { row, original: row, drafted: false, project: 'shop', copies: newCopies(), index: 0, owners: new Map() };
+  const draft: MetricDraft = { row, original: row, drafted: false, project: 'shop', copies: newCopies(), index: 0, owners: new Map(), exclusive: false, inPlace: false };
   for (const action of actions) action(draft);
   return { row: draft.row, metrics: draft.copies.metrics.size };
 }

@@ -1,6 +1,7 @@
 // Runs OTTL statements on one log record as the transform processor does (a draft of the row,
 // copy-on-write), for the converter and editor tables.
-import type { AnyValue } from '../../src/model/anyvalue.js';
+import { expect } from 'vitest';
+import { withAttributes, type AnyValue } from '../../src/model/anyvalue.js';
 import type { LogRow } from '../../src/model/logs.js';
 import { compileStatement } from '../../src/ottl/compile.js';
 import { newCopies } from '../../src/ottl/contexts/draft.js';
@@ -12,14 +13,23 @@ export function baseRow(attributes: Record<string, AnyValue> = {}): LogRow {
   return { ...logRow(0), attributes: attrs(attributes) };
 }
 
-/** The row after `statements`, and the row it started as (which must not change). */
+/**
+ * The row after `statements`, and the row it started as (which must not change). The same
+ * statements on a copy of the row in an exclusive batch, whose attributes map they change in
+ * place, must leave the same row.
+ */
 export function run(statements: readonly string[], row: LogRow = baseRow()): LogRow {
   const context = logStatementContexts.log;
   if (context === undefined) throw new Error('no log context');
   const actions = statements.map((text) => compileStatement(parseStatement(text), context));
-  const draft: LogDraft = { row, original: row, drafted: false, project: 'shop', copies: newCopies(), index: 0, owners: new Map() };
-  for (const action of actions) action(draft);
-  return draft.row;
+  const once = (start: LogRow, exclusive: boolean): LogRow => {
+    const draft: LogDraft = { row: start, original: start, drafted: false, project: 'shop', copies: newCopies(), index: 0, owners: new Map(), exclusive, inPlace: false };
+    for (const action of actions) action(draft);
+    return draft.row;
+  };
+  const out = once(row, false);
+  expect(once({ ...row, attributes: withAttributes(row.attributes) }, true)).toEqual(out);
+  return out;
 }
 
 /** The value `expression` gives, set into an attribute and read back. */

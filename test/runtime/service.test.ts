@@ -6,7 +6,7 @@ import { Service } from '../../src/runtime/service.js';
 import { captureExporter, recorder, tagProcessor, testExtension, testReceiver, type Recorder } from '../helpers/components.js';
 import { configFrom } from '../helpers/config.js';
 import { memoryLogger } from '../helpers/logger.js';
-import { logBatch, metricBatch } from '../helpers/rows.js';
+import { exclusiveCopy, logBatch, metricBatch } from '../helpers/rows.js';
 import { settles, waitUntil } from '../helpers/wait.js';
 import { consumeContext } from '../../src/runtime/component.js';
 
@@ -90,6 +90,33 @@ service:
     expect(tags(rec.batches.get('capture/x')?.[0])).toEqual(['x', 'x']);
     expect(tags(rec.batches.get('capture/y')?.[0])).toEqual(['y', 'y']);
     await svc.shutdown();
+  });
+
+  it('hands an exclusive batch to the one pipeline of a receiver as it is, and to each of several as one that is not exclusive', async () => {
+    const rec = recorder();
+    const svc = service(
+      rec,
+      `
+receivers: {testin: , testin/two: }
+exporters: {capture/x: , capture/y: , capture/z: }
+service:
+  pipelines:
+    logs/x: {receivers: [testin], exporters: [capture/x]}
+    logs/y: {receivers: [testin], exporters: [capture/y]}
+    logs/z: {receivers: [testin/two], exporters: [capture/z]}
+`,
+    );
+    await svc.start();
+    const shared = exclusiveCopy(logBatch(2));
+    await svc.consumer('testin', 'logs')?.consume(shared, consumeContext());
+    const alone = exclusiveCopy(logBatch(2));
+    await svc.consumer('testin/two', 'logs')?.consume(alone, consumeContext());
+    await svc.shutdown();
+    const [x, y] = [rec.batches.get('capture/x')?.[0], rec.batches.get('capture/y')?.[0]];
+    expect([x?.exclusive, y?.exclusive]).toEqual([false, false]);
+    expect(x?.rows).toBe(shared.rows);
+    expect(y?.rows).toBe(shared.rows);
+    expect(rec.batches.get('capture/z')?.[0]).toBe(alone);
   });
 
   it('starts extensions, exporters, processors (last first), receivers; shuts down in reverse', async () => {

@@ -1,7 +1,8 @@
 // Copy-on-write for statements that change rows: a row being transformed is a shallow copy made at
 // its first change (the row that came is never written), and a resource, scope or metric changed
 // by one row is one new object for every row of the batch that had the original, as the
-// Collector's statements change a resource that all the records under it share.
+// Collector's statements change a resource that all the records under it share. The one thing
+// changed in place that came with the batch is a row's own attributes map in an exclusive batch.
 import { isAttributes, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Metric } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
@@ -13,6 +14,7 @@ export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** What rows share: a resource and scope; a data point also its metric. */
 interface Grouped {
+  readonly attributes: Attributes;
   readonly resource: Resource;
   readonly scope: Scope;
   readonly metric?: Metric;
@@ -44,20 +46,39 @@ export interface Drafting<R extends Grouped> {
    * copied if any row made it, so that nothing changed in place is held in two places.
    */
   readonly owners: Map<object, number>;
+  /** The batch is exclusive (model/batch.ts): the attributes map each row came with is its own to change in place. */
+  readonly exclusive: boolean;
+  /**
+   * A statement changed a map in place: the rows go on in a new array even when no row is new, so
+   * that nothing takes them for the bytes they were decoded from (otlp/source.ts).
+   */
+  inPlace: boolean;
   /** The statements' `cache`: none until they set one, none again at the next row (and event, metric, resource or scope). */
   cache?: Attributes;
 }
 
-/** Whether `value` is a map or list this row's statements made, and may change in place. */
+/** Whether `value` is the attributes map an exclusive batch's row came with, which the row may change in place. */
+const cameWith = (d: Partial<Drafting<Grouped>>, value: object): boolean => d.exclusive === true && value === d.original?.attributes;
+
+/** Whether `value` is a map or list this row's statements made, or its own that it came with, and may change in place. */
 export function owns(c: unknown, value: AnyValue): boolean {
   const d = c as Partial<Drafting<Grouped>>;
-  return d.owners !== undefined && typeof value === 'object' && value !== null && d.owners.get(value) === d.index;
+  return d.owners !== undefined && typeof value === 'object' && value !== null && (cameWith(d, value) || d.owners.get(value) === d.index);
 }
 
-/** Whether any row's statements made `value` (so that it may still change in place where it is). */
+/** `map`, which the row owns (owns()), to be changed in place. */
+export function inPlace(c: unknown, map: Attributes): MutableAttributes {
+  (c as Drafting<Grouped>).inPlace = true;
+  return map as MutableAttributes;
+}
+
+/**
+ * Whether `value` may still change in place where it is: any row's statements made it, or it is
+ * the row's own attributes map in an exclusive batch (no statement reads another row's).
+ */
 function madeHere(c: unknown, value: AnyValue): boolean {
-  const owners = (c as Partial<Drafting<Grouped>>).owners;
-  return owners !== undefined && typeof value === 'object' && value !== null && owners.has(value);
+  const d = c as Partial<Drafting<Grouped>>;
+  return d.owners !== undefined && typeof value === 'object' && value !== null && (cameWith(d, value) || d.owners.has(value));
 }
 
 /**
@@ -84,7 +105,7 @@ export function own<T extends AnyValue>(c: unknown, value: T): T {
 export function setOwned(c: unknown, current: AnyValue, keys: readonly Key[], item: AnyValue): AnyValue {
   const key = keys[0];
   if (keys.length === 1 && key !== undefined && key.kind === 'string' && current !== null && isAttributes(current) && owns(c, current)) {
-    (current as MutableAttributes)[key.value] = item;
+    inPlace(c, current)[key.value] = item;
     return current;
   }
   return own(c, setIn(current, keys, item));

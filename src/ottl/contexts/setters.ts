@@ -21,7 +21,8 @@ const ofType =
   <R extends LogRow | SpanRow, K extends keyof R>(field: K, convert: (v: OttlValue) => R[K] | undefined): Setter<Drafting<R>> =>
   (c, v) => {
     const value = convert(v);
-    if (value !== undefined) (draft(c) as Fields<R>)[field] = value;
+    // The same value again (a map changed in place) needs no new row.
+    if (value !== undefined && value !== c.row[field]) (draft(c) as Fields<R>)[field] = value;
   };
 
 export const text = (v: OttlValue): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -75,7 +75,7 @@ export const instant = (v: OttlValue): bigint | undefined => (v instanceof OttlT
 export const uint32 = (v: OttlValue): number | undefined => (typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : undefined);
 
 /** Setters of the resource's and scope's paths, for rows being transformed (the batch's one new resource or scope per original). */
-export function resourceAndScopeSetters<R extends { readonly resource: Resource; readonly scope: Scope }>(): Record<string, Setter<Drafting<R>>> {
+export function resourceAndScopeSetters<R extends { readonly attributes: Attributes; readonly resource: Resource; readonly scope: Scope }>(): Record<string, Setter<Drafting<R>>> {
   return {
     'resource.attributes': (c, v) => {
       if (isMap(v)) draftResource(c).attributes = v;

@@ -130,9 +130,9 @@ export const filterProcessorFactory: ProcessorFactory<typeof filterSchema> = {
       consume(batch, consumeCtx) {
         let out: typeof batch;
         try {
-          if (batch.signal === 'logs') out = withRows(batch, logs(batch.rows, batch.project));
-          else if (batch.signal === 'traces') out = withRows(batch, spans(batch.rows, batch.project));
-          else out = withRows(batch, points(batch.rows, batch.project));
+          if (batch.signal === 'logs') out = withRows(batch, logs(batch.rows, batch.project), true);
+          else if (batch.signal === 'traces') out = withRows(batch, spans(batch.rows, batch.project), true);
+          else out = withRows(batch, points(batch.rows, batch.project), true);
         } catch (error) {
           if (error instanceof PermanentError) return Promise.reject(error);
           throw error;

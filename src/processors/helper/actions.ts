@@ -182,7 +182,7 @@ function compileAction(a: ActionSettings): Apply | string {
 }
 
 /** The actions compiled, or what is wrong with each that is not, under `path`. */
-export function compileActions(actions: readonly ActionSettings[], path: string): { apply: AttributesChange } | { problems: SettingsProblem[] } {
+export function compileActions(actions: readonly ActionSettings[], path: string): { apply: AttributesChange; applyInPlace: AttributesChangeInPlace } | { problems: SettingsProblem[] } {
   const compiled: Apply[] = [];
   const problems: SettingsProblem[] = [];
   actions.forEach((a, i) => {
@@ -198,8 +198,20 @@ export function compileActions(actions: readonly ActionSettings[], path: string)
       for (const apply of compiled) apply(out ?? base, write, client);
       return out ?? base;
     },
+    applyInPlace: (map, client) => {
+      let changed = false;
+      const write = (): MutableAttributes => {
+        changed = true;
+        return map;
+      };
+      for (const apply of compiled) apply(map, write, client);
+      return changed;
+    },
   };
 }
 
 /** Attributes with the actions applied: `base` itself when none changed it. */
 export type AttributesChange = (base: Attributes, client: ClientInfo) => Attributes;
+
+/** The actions applied to `map` itself (the caller's to change: an exclusive batch's row's); whether any wrote to it. */
+export type AttributesChangeInPlace = (map: MutableAttributes, client: ClientInfo) => boolean;

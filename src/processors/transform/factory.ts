@@ -1,8 +1,11 @@
 // The transform processor: runs its OTTL statements on every log record, span and metric data
 // point, as the Collector's, group after group. Rows are never changed in place: a row a statement
 // changes is a new one, and a resource, scope or metric changed is one new object for all the rows
-// that had it, so the batch another pipeline holds stays as it came.
+// that had it, so the batch another pipeline holds stays as it came. Only the attributes maps of
+// an exclusive batch's rows, which no one else sees, are changed in place (ottl/contexts/draft.ts).
+import type { Batch, RowOf } from '../../model/batch.js';
 import { withRows } from '../../model/rewrite.js';
+import type { Signal } from '../../model/signal.js';
 import type { LogRow } from '../../model/logs.js';
 import type { DataPointRow, Metric } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
@@ -19,13 +22,22 @@ type Row = LogRow | SpanRow | DataPointRow;
 
 /**
  * `groups` run on `rows`, group after group over the whole batch as the Collector runs them; the
- * rows as they came when nothing changed. Throws a PermanentError for a failure under propagate.
+ * rows as they came when nothing changed. `kept`: each row's attributes map is still the one it
+ * came with (changed in place at most), so that an exclusive batch stays exclusive. Throws a
+ * PermanentError for a failure under propagate.
  */
-function transformed<R extends Row>(rows: readonly R[], project: string, groups: readonly CompiledGroup<Drafting<R>>[], failures: FailureLog, id: string): readonly R[] {
+function transformed<R extends Row>(
+  rows: readonly R[],
+  project: string,
+  exclusive: boolean,
+  groups: readonly CompiledGroup<Drafting<R>>[],
+  failures: FailureLog,
+  id: string,
+): { rows: readonly R[]; kept: boolean } {
   const current = rows.slice();
   const drafted = new Array<boolean>(rows.length).fill(false);
   const copies = newCopies();
-  const c: Drafting<R> = { row: rows[0] as R, original: rows[0] as R, drafted: false, project, copies, index: 0, owners: new Map(), cache: undefined };
+  const c: Drafting<R> = { row: rows[0] as R, original: rows[0] as R, drafted: false, project, copies, index: 0, owners: new Map(), exclusive, inPlace: false, cache: undefined };
   const fail = (group: CompiledGroup<Drafting<R>>, text: string, error: unknown): void => {
     const message = error instanceof Error ? error.message : String(error);
     if (group.errorMode === 'propagate') throw new PermanentError(`transform ${id}: ${JSON.stringify(text)} failed on a row: ${message}`);
@@ -84,9 +96,17 @@ function transformed<R extends Row>(rows: readonly R[], project: string, groups:
       drafted[i] = c.drafted;
     }
   }
-  if (!hasCopies(copies)) return drafted.includes(true) ? current : rows;
+  if (!hasCopies(copies)) {
+    if (drafted.includes(true)) return { rows: current, kept: false };
+    return { rows: c.inPlace ? current : rows, kept: true };
+  }
   // Rows done before their resource, scope or metric changed take the new one too.
-  return current.map((row, i) => withCopies(row, rows[i] as R, copies));
+  return { rows: current.map((row, i) => withCopies(row, rows[i] as R, copies)), kept: false };
+}
+
+/** `batch` with the rows the statements left. */
+function withTransformed<S extends Signal>(batch: Batch<S>, out: { rows: readonly RowOf<S>[]; kept: boolean }): Batch<S> {
+  return withRows(batch, out.rows, out.kept);
 }
 
 /** `run` at each event of the span `c` is at; the span takes the events that changed, in a new list. */
@@ -124,9 +144,9 @@ export const transformProcessorFactory: ProcessorFactory<typeof transformSchema>
       consume(batch, consumeCtx) {
         let out: typeof batch = batch;
         try {
-          if (batch.signal === 'logs' && logs.length > 0 && batch.rows.length > 0) out = withRows(batch, transformed(batch.rows, batch.project, logs, failures, ctx.id));
-          else if (batch.signal === 'traces' && traces.length > 0 && batch.rows.length > 0) out = withRows(batch, transformed(batch.rows, batch.project, traces, failures, ctx.id));
-          else if (batch.signal === 'metrics' && metrics.length > 0 && batch.rows.length > 0) out = withRows(batch, transformed(batch.rows, batch.project, metrics, failures, ctx.id));
+          if (batch.signal === 'logs' && logs.length > 0 && batch.rows.length > 0) out = withTransformed(batch, transformed(batch.rows, batch.project, batch.exclusive, logs, failures, ctx.id));
+          else if (batch.signal === 'traces' && traces.length > 0 && batch.rows.length > 0) out = withTransformed(batch, transformed(batch.rows, batch.project, batch.exclusive, traces, failures, ctx.id));
+          else if (batch.signal === 'metrics' && metrics.length > 0 && batch.rows.length > 0) out = withTransformed(batch, transformed(batch.rows, batch.project, batch.exclusive, metrics, failures, ctx.id));
         } catch (error) {
           if (error instanceof PermanentError) return Promise.reject(error);
           throw error;

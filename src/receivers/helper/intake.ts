@@ -107,7 +107,8 @@ function handOn(options: IntakeOptions, delivery: Delivery): Handed | 'busy' {
     }
     let answer: Promise<void>;
     try {
-      answer = consumer.consume(batchOf(signal, principal.project, arrival, list), ctx);
+      // Exclusive: the decoders make every row and its attributes map afresh (model/building.ts).
+      answer = consumer.consume(batchOf(signal, principal.project, arrival, list, true), ctx);
     } catch (error) {
       answer = Promise.reject(error);
     }

@@ -20,7 +20,7 @@ describe('debug exporter rendering', () => {
     const [web, worker] = [resource('web'), resource('worker')];
     const [a, b] = [scope('a'), scope('b')];
     const rows = [logRow(0, web, a), logRow(1, worker, a), logRow(2, web, b), logRow(3, web, a)];
-    const text = renderBatch({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, rows }, 'normal');
+    const text = renderBatch({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, exclusive: false, rows }, 'normal');
     expect(text.split('\n').filter((l) => /^(ResourceLog|ScopeLogs|order)/.test(l))).toEqual([
       'ResourceLog #0 service.name=web host.name=web-1',
       'ScopeLogs #0 a@1.2.0',
@@ -32,7 +32,7 @@ describe('debug exporter rendering', () => {
       'ScopeLogs #0 a@1.2.0',
       'order 1 placed order.id=1001 amount=12.5 paid=true',
     ]);
-    expect(batchCounts({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, rows })).toEqual({ 'resource logs': 2, 'log records': 4 });
+    expect(batchCounts({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, exclusive: false, rows })).toEqual({ 'resource logs': 2, 'log records': 4 });
   });
 
   it('counts as the Collector does at basic verbosity', () => {

@@ -1,6 +1,7 @@
 // What otlp_http sends for a protobuf request that otelgate read whole and left unchanged: the
 // request's own bytes (src/otlp/source.ts), a field otelgate does not know included, compressed at
-// the configured compression_params.level; and rows encoded anew for a JSON request.
+// the configured compression_params.level; rows encoded anew for a JSON request, and for a
+// protobuf one whose rows processors changed in place (an exclusive batch's).
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,7 +51,39 @@ async function post(gateway: Gateway, payload: Buffer, contentType: string): Pro
   expect(response.status).toBe(200);
 }
 
+/** attributes then transform, each changing the rows' own maps in place, before one otlp_http exporter. */
+const processed = (url: string, processors: string) => (keysFile: string) => `${forwardingHead(keysFile)}
+processors:
+  attributes: {actions: [{key: env, value: prod, action: insert}]}
+  transform: {log_statements: ['set(log.attributes["checked"], true)']}
+exporters:
+  otlp_http: {endpoint: ${url}, sending_queue: {storage: file_storage}}
+service:
+  extensions: [apikeyauth, file_storage]
+  pipelines:
+    logs: {receivers: [ingest], processors: [${processors}], exporters: [otlp_http]}
+`;
+
 describe('otlp_http: what it sends for a request it forwards', () => {
+  it('sends the rows that processors changed in place, not the bytes they were read from', async () => {
+    const goldenRows = decodeOtlp('logs', 'json', goldenJson).rows;
+    for (const [processors, added] of [
+      ['attributes', { env: 'prod' }],
+      ['transform', { checked: true }],
+      ['attributes, transform', { env: 'prod', checked: true }],
+    ] as const) {
+      const backend = await startBackend();
+      backends.push(backend);
+      const gateway = await startGateway({ config: processed(backend.url, processors) });
+      gateways.push(gateway);
+      await post(gateway, kept, 'application/x-protobuf');
+      expect(await waitUntil(() => backend.received.length === 1)).toBe(true);
+      const rows = backend.received[0]?.rows ?? [];
+      expect(rows.map((row) => ({ ...(row as { attributes: object }).attributes }))).toEqual(goldenRows.map((row) => ({ ...row.attributes, ...added })));
+      expect(backend.received[0]?.body.equals(kept)).toBe(false);
+    }
+  });
+
   it('sends a protobuf request read whole as its own bytes, an unknown field included, at each exporter\'s gzip level; a JSON request as encoded rows', async () => {
     const backend = await startBackend();
     backends.push(backend);

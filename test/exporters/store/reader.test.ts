@@ -28,7 +28,7 @@ beforeAll(async () => {
   const db = openForWriting(path, { synchronous: 'normal', busyTimeoutMs: 100 });
   const writer = new Writer(db);
   // Enough rows that a substring scan of every body takes a while.
-  for (let i = 0; i < 20; i++) await writer.write({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, rows: Array.from({ length: 10_000 }, (_, j) => ({ ...logRow(j), body: `row ${i}-${j} ${'y'.repeat(200)}` })) });
+  for (let i = 0; i < 20; i++) await writer.write({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, exclusive: false, rows: Array.from({ length: 10_000 }, (_, j) => ({ ...logRow(j), body: `row ${i}-${j} ${'y'.repeat(200)}` })) });
   db.close();
 }, 60_000);
 

@@ -77,7 +77,7 @@ function logs(project: string, marker: string, times: bigint[], observed?: bigin
   const res = resource();
   const sc = scope();
   const rows: LogRow[] = times.map((t, i) => ({ ...logRow(i, res, sc), timeUnixNano: t, observedTimeUnixNano: observed?.[i] ?? t, body: `${marker}-${i}` }));
-  return { signal: 'logs', project, receivedUnixNano: RECEIVED, rows };
+  return { signal: 'logs', project, receivedUnixNano: RECEIVED, exclusive: false, rows };
 }
 
 function spans(project: string, marker: string, times: bigint[]): Batch<'traces'> {
@@ -89,7 +89,7 @@ function spans(project: string, marker: string, times: bigint[]): Batch<'traces'
     startTimeUnixNano: t,
     endTimeUnixNano: t + 1_000_000n,
   }));
-  return { signal: 'traces', project, receivedUnixNano: RECEIVED, rows };
+  return { signal: 'traces', project, receivedUnixNano: RECEIVED, exclusive: false, rows };
 }
 
 function points(project: string, marker: string, times: bigint[]): Batch<'metrics'> {
@@ -100,7 +100,7 @@ function points(project: string, marker: string, times: bigint[]): Batch<'metric
     startTimeUnixNano: t - 60_000_000_000n,
     timeUnixNano: t,
   }));
-  return { signal: 'metrics', project, receivedUnixNano: RECEIVED, rows };
+  return { signal: 'metrics', project, receivedUnixNano: RECEIVED, exclusive: false, rows };
 }
 
 const NAME_FIELD: Record<Signal, string> = { logs: 'body', traces: 'name', metrics: 'metric_name' };

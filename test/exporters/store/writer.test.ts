@@ -36,7 +36,7 @@ beforeEach(() => {
 afterEach(() => db.close());
 
 function logs(project: string, count: number, body = (i: number) => `${project}-${i}`): Batch<'logs'> {
-  return { signal: 'logs', project, receivedUnixNano: RECEIVED, rows: Array.from({ length: count }, (_, i) => ({ ...logRow(i), body: body(i) })) };
+  return { signal: 'logs', project, receivedUnixNano: RECEIVED, exclusive: false, rows: Array.from({ length: count }, (_, i) => ({ ...logRow(i), body: body(i) })) };
 }
 
 const count = (where = '1'): number => Number((db.prepare(`SELECT count(*) AS n FROM logs WHERE ${where}`).get() as { n: number }).n);
@@ -44,7 +44,7 @@ const count = (where = '1'): number => Number((db.prepare(`SELECT count(*) AS n 
 describe('store writer', () => {
   it('gives a log record without a time of its own its observed time, else the time its batch was received', async () => {
     const rows = [{ ...logRow(0), timeUnixNano: 0n, observedTimeUnixNano: 0n }, { ...logRow(1), timeUnixNano: 0n, observedTimeUnixNano: 42n }, logRow(2)];
-    await writer.write({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, rows });
+    await writer.write({ signal: 'logs', project: 'p', receivedUnixNano: RECEIVED, exclusive: false, rows });
     const select = db.prepare('SELECT ts FROM logs ORDER BY rowid');
     select.setReadBigInts(true);
     expect(select.all().map((r) => (r as { ts: bigint }).ts)).toEqual([RECEIVED, 42n, logRow(2).timeUnixNano]);

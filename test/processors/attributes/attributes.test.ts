@@ -10,7 +10,7 @@ import type { SpanRow } from '../../../src/model/traces.js';
 import { consumeContext } from '../../../src/runtime/component.js';
 import { readmeExample } from '../../helpers/processed.js';
 import { processorPipeline, processorProblems } from '../../helpers/processors.js';
-import { attrs, logRow, RECEIVED, resource, spanBatch } from '../../helpers/rows.js';
+import { attrs, exclusiveCopy, logRow, RECEIVED, resource, spanBatch } from '../../helpers/rows.js';
 
 function logs(): Batch<'logs'> {
   const row = (i: number, service: string, body: string): LogRow => ({
@@ -21,13 +21,20 @@ function logs(): Batch<'logs'> {
   return batchOf('logs', 'shop', RECEIVED, [row(0, 'checkout', 'GET /cart'), row(1, 'billing', 'GET /health')]);
 }
 
-async function run(settings: string, batch: Batch = logs(), metadata: Record<string, string[]> = {}): Promise<Batch | undefined> {
+async function pushed(settings: string, batch: Batch, metadata: Record<string, string[]>): Promise<Batch | undefined> {
   const { service, push, last } = processorPipeline('attributes', settings);
   await service.start();
   if (Object.keys(metadata).length === 0) await push(batch);
   else await service.consumer('nop', batch.signal)?.consume(batch, consumeContext({ client: { keyId: '', metadata } }));
   await service.shutdown();
   return last();
+}
+
+/** The batch out of the processor; the same batch made exclusive (changed in place) comes out with the same attributes. */
+async function run(settings: string, batch: Batch = logs(), metadata: Record<string, string[]> = {}): Promise<Batch | undefined> {
+  const out = await pushed(settings, batch, metadata);
+  expect(attributesOf(await pushed(settings, exclusiveCopy(batch), metadata))).toEqual(attributesOf(out));
+  return out;
 }
 
 const attributesOf = (batch: Batch | undefined): Record<string, AnyValue>[] => ((batch?.rows ?? []) as LogRow[]).map((row) => ({ ...row.attributes }));
@@ -103,6 +110,18 @@ describe('the attributes processor', () => {
     expect((spans?.rows as SpanRow[]).map((s) => s.attributes['env'])).toEqual(['prod']);
     const none = await run(`include: {match_type: strict, libraries: [{name: other}]}\nactions: [{key: env, value: prod, action: insert}]`, batch);
     expect(none).toBe(batch);
+  });
+
+  it('changes the rows of an exclusive batch in place, those include chooses only, and hands on that batch itself', async () => {
+    const batch = exclusiveCopy(logs());
+    const maps = (batch.rows as LogRow[]).map((row) => row.attributes);
+    const out = await pushed(`include: {match_type: strict, services: [billing]}\nactions: [{key: env, value: prod, action: insert}, {key: user, action: hash}]`, batch, {});
+    expect(out).toBe(batch);
+    expect((out?.rows as LogRow[]).map((row) => row.attributes)).toEqual(maps);
+    expect(maps.map((m) => ({ ...m }))).toEqual([
+      { user: 'user0', count: '42', ratio: 0.5, url: 'https://shop.example/cart/0?x=1', 'secret.token': 'abc' },
+      { user: sha256(Buffer.from('user1')), count: '42', ratio: 0.5, url: 'https://shop.example/cart/1?x=1', 'secret.token': 'abc', env: 'prod' },
+    ]);
   });
 
   it('names what is wrong with an action or a property, as the Collector refuses them', () => {

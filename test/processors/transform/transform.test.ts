@@ -10,7 +10,7 @@ import type { LogRow } from '../../../src/model/logs.js';
 import type { SpanRow } from '../../../src/model/traces.js';
 import { readmeExample } from '../../helpers/processed.js';
 import { processorPipeline, processorProblems } from '../../helpers/processors.js';
-import { attrs, logRow, RECEIVED, resource, spanBatch } from '../../helpers/rows.js';
+import { attrs, exclusiveCopy, logRow, RECEIVED, resource, spanBatch } from '../../helpers/rows.js';
 
 const pipeline = (settings: string) => processorPipeline('transform', settings);
 const problems = (settings: string): string[] => processorProblems('transform', settings);
@@ -25,12 +25,19 @@ function logs(project = 'shop'): Batch<'logs'> {
 
 const attributesOf = (batch: Batch | undefined): Record<string, AnyValue>[] => ((batch?.rows ?? []) as LogRow[]).map((row) => ({ ...row.attributes }));
 
-async function run(settings: string, batch: Batch = logs()): Promise<{ out: Batch | undefined; batch: Batch; lines: Record<string, unknown>[] }> {
+async function pushed(settings: string, batch: Batch): Promise<{ out: Batch | undefined; lines: Record<string, unknown>[] }> {
   const { service, last, push, lines } = pipeline(settings);
   await service.start();
   await push(batch);
   await service.shutdown();
-  return { out: last(), batch, lines };
+  return { out: last(), lines };
+}
+
+/** The batch out of the processor; the same batch made exclusive (its maps changed in place) comes out with the same rows. */
+async function run(settings: string, batch: Batch = logs()): Promise<{ out: Batch | undefined; batch: Batch; lines: Record<string, unknown>[] }> {
+  const { out, lines } = await pushed(settings, batch);
+  expect((await pushed(settings, exclusiveCopy(batch))).out?.rows).toEqual(out?.rows);
+  return { out, batch, lines };
 }
 
 describe('the transform processor', () => {
@@ -129,6 +136,19 @@ describe('the transform processor', () => {
     expect((out?.rows as LogRow[]).map((r) => [r.droppedAttributesCount, r.severityNumber, r.traceId])[0]).toEqual([4294967295, 1, '']);
     expect(problems(`trace_statements: ['set(span.trace_state["k"], "v")']`)).toEqual(['processors.transform.trace_statements[0]: "set(span.trace_state[\\"k\\"], \\"v\\")", column 5: span.trace_state["k"] cannot be set in the span context']);
     expect(problems('metric_statements: []')).toEqual([]);
+  });
+
+  it('changes the attributes of an exclusive batch\'s rows in place and hands on that batch; a row that changes otherwise is a new one, in a batch that is not exclusive', async () => {
+    const batch = exclusiveCopy(logs());
+    const maps = (batch.rows as LogRow[]).map((row) => row.attributes);
+    const inPlace = await pushed(`log_statements:\n  - set(log.attributes["c"], "x")\n  - replace_pattern(log.attributes["a"], "a", "z")`, batch);
+    expect(inPlace.out).toBe(batch);
+    expect(maps.map((m) => ({ ...m }))).toEqual([0, 1, 2].map((i) => ({ a: `z${i}`, b: BigInt(i), secret: 'password=hunter2 token=abc', c: 'x' })));
+    const again = exclusiveCopy(logs());
+    const { out } = await pushed(`log_statements:\n  - set(log.attributes["c"], "x")\n  - delete_key(log.attributes, "b")`, again);
+    expect(out?.exclusive).toBe(false);
+    expect((out?.rows as LogRow[]).map((row, i) => row === again.rows[i])).toEqual([false, false, false]);
+    expect(attributesOf(out)).toEqual([0, 1, 2].map((i) => ({ a: `a${i}`, secret: 'password=hunter2 token=abc', c: 'x' })));
   });
 
   it('hands on the batch itself when no statement changes a row', async () => {

@@ -1,5 +1,6 @@
 // What the ingest receiver hands its pipelines besides the rows: the time it took the request, the
-// key id, the headers include_metadata keeps (never a key's), and a signal that tells when the client went away.
+// key id, the headers include_metadata keeps (never a key's), a signal that tells when the client
+// went away, and rows of the batch's own (exclusive).
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RECEIVER_KEY, startReceiver, type InProcessReceiver } from '../../helpers/receiver.js';
@@ -27,6 +28,22 @@ describe('the client of a batch', () => {
     expect(await post(receiver.port, { Authorization: `Bearer ${RECEIVER_KEY}`, 'X-Tenant': 'eu' })).toBe(202);
     expect(receiver.contexts).toHaveLength(1);
     expect(receiver.contexts[0]?.client).toEqual({ keyId: 'inprocess', metadata: {} });
+  });
+
+  it('hands on what it decoded as an exclusive batch: rows and attribute maps of its own, one for each record', async () => {
+    receiver = await startReceiver();
+    const response = await fetch(`http://127.0.0.1:${receiver.port}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${RECEIVER_KEY}` },
+      body: JSON.stringify([{ message: 'a' }, { message: 'b' }]),
+    });
+    await response.arrayBuffer();
+    expect(response.status).toBe(202);
+    const batch = receiver.batches[0];
+    expect(batch?.exclusive).toBe(true);
+    const maps = batch?.signal === 'logs' ? batch.rows.map((row) => row.attributes) : [];
+    expect(maps).toHaveLength(2);
+    expect(maps[0]).not.toBe(maps[1]);
   });
 
   it('with include_metadata keeps every header, repeated ones apart, but never Authorization, X-Service-Key, Cookie or Proxy-Authorization', async () => {
