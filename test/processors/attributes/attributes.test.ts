@@ -112,16 +112,19 @@ describe('the attributes processor', () => {
     expect(none).toBe(batch);
   });
 
-  it('changes the rows of an exclusive batch in place, those include chooses only, and hands on that batch itself', async () => {
+  it('changes the rows of an exclusive batch in place, those include chooses only, and hands them on in a new array of an exclusive batch; nothing changed, that batch itself', async () => {
     const batch = exclusiveCopy(logs());
     const maps = (batch.rows as LogRow[]).map((row) => row.attributes);
     const out = await pushed(`include: {match_type: strict, services: [billing]}\nactions: [{key: env, value: prod, action: insert}, {key: user, action: hash}]`, batch, {});
-    expect(out).toBe(batch);
-    expect((out?.rows as LogRow[]).map((row) => row.attributes)).toEqual(maps);
+    expect(out?.exclusive).toBe(true);
+    expect(out?.rows).not.toBe(batch.rows);
+    expect((out?.rows as LogRow[]).map((row, i) => row === batch.rows[i] && row.attributes === maps[i])).toEqual([true, true]);
     expect(maps.map((m) => ({ ...m }))).toEqual([
       { user: 'user0', count: '42', ratio: 0.5, url: 'https://shop.example/cart/0?x=1', 'secret.token': 'abc' },
       { user: sha256(Buffer.from('user1')), count: '42', ratio: 0.5, url: 'https://shop.example/cart/1?x=1', 'secret.token': 'abc', env: 'prod' },
     ]);
+    const untouched = exclusiveCopy(logs());
+    expect(await pushed(`include: {match_type: strict, services: [nobody]}\nactions: [{key: env, value: prod, action: insert}]`, untouched, {})).toBe(untouched);
   });
 
   it('names what is wrong with an action or a property, as the Collector refuses them', () => {

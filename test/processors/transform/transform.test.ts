@@ -138,11 +138,13 @@ describe('the transform processor', () => {
     expect(problems('metric_statements: []')).toEqual([]);
   });
 
-  it('changes the attributes of an exclusive batch\'s rows in place and hands on that batch; a row that changes otherwise is a new one, in a batch that is not exclusive', async () => {
+  it('changes the attributes of an exclusive batch\'s rows in place and hands the rows on in a new array of an exclusive batch; a row that changes otherwise is a new one, in a batch that is not exclusive', async () => {
     const batch = exclusiveCopy(logs());
     const maps = (batch.rows as LogRow[]).map((row) => row.attributes);
     const inPlace = await pushed(`log_statements:\n  - set(log.attributes["c"], "x")\n  - replace_pattern(log.attributes["a"], "a", "z")`, batch);
-    expect(inPlace.out).toBe(batch);
+    expect(inPlace.out?.exclusive).toBe(true);
+    expect(inPlace.out?.rows).not.toBe(batch.rows);
+    expect((inPlace.out?.rows as LogRow[]).map((row, i) => row === batch.rows[i] && row.attributes === maps[i])).toEqual([true, true, true]);
     expect(maps.map((m) => ({ ...m }))).toEqual([0, 1, 2].map((i) => ({ a: `z${i}`, b: BigInt(i), secret: 'password=hunter2 token=abc', c: 'x' })));
     const again = exclusiveCopy(logs());
     const { out } = await pushed(`log_statements:\n  - set(log.attributes["c"], "x")\n  - delete_key(log.attributes, "b")`, again);
