@@ -1,12 +1,13 @@
 // OTTL's editors otelgate has, by the Collector's names, parameters and behaviour
 // (pkg/ottl/ottlfuncs): each is bound once, when its statement is compiled, to a closure that
 // changes the row being transformed through a path's setter. A map that came with the batch is
-// never changed: a new one is set. Only a map this row's statements made and put at a path's root
-// (contexts/draft.ts: owns) is changed in place.
-import { newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
+// never changed: a new one is set. Only a map the row owns (contexts/draft.ts: owns; one its
+// statements made and put at a path's root, or its own attributes map in an exclusive batch) is
+// changed in place, through writable(), which marks the change.
+import { newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
 import { path, type Bound, type Getter, type Param } from './arguments.js';
-import { copiedIfMadeHere, owns } from './contexts/draft.js';
-import { EditorSettingsError, filtered, mapAt, withoutKey, type Editor } from './editing.js';
+import { copiedIfMadeHere } from './contexts/draft.js';
+import { EditorSettingsError, filtered, mapAt, withoutKey, writable, type Editor } from './editing.js';
 import { OttlRuntimeError } from './errors.js';
 import { MAP_EDITORS } from './map-editors.js';
 import { MATCH_EDITORS } from './match-editors.js';
@@ -196,7 +197,7 @@ export const EDITORS: Readonly<Record<string, Editor>> = {
           if (typeof value !== 'string') continue;
           const cut = truncated(value, bytes);
           if (cut === value) continue;
-          out ??= owns(ctx, map) ? (map as MutableAttributes) : withAttributes(map);
+          out ??= writable(ctx, map);
           out[key] = cut;
         }
         if (out !== undefined) path(target).set(ctx, out);

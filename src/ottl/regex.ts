@@ -46,6 +46,8 @@ function translated(pattern: string, source: string): string {
     }
     const e = source[i + 1] ?? '';
     if (UNSUPPORTED_ESCAPES.has(e) || (e === 'x' && source[i + 2] === '{')) throw new UnsafeRegexError(`${JSON.stringify(pattern)}: \\${e === 'x' ? 'x{...}' : e} is not supported in otelgate's regular expressions`);
+    // JavaScript reads \k<name> as a backreference once the pattern names a group; RE2 has none.
+    if (e === 'k') throw new UnsafeRegexError(`${JSON.stringify(pattern)}: backreferences are not RE2 syntax, which the Collector's regular expressions are`);
     out += e === 'A' ? '^' : e === 'z' ? '$' : `\\${e}`;
     i++;
   }
@@ -106,8 +108,8 @@ function minLength(token: Root | Tokens): number {
 
 /**
  * Whether every match of `regex` (from safeRegex) has a character at least: then JavaScript's own
- * replace() with a replacement without `$` replaces exactly what Go's ReplaceAllString does (they
- * differ only on empty matches), in V8's loop, without a match object a match.
+ * replace() with a replacement without `$` replaces what replaceAllMatches() does (they differ only
+ * on empty matches), in V8's loop, without a match object a match.
  */
 export function neverMatchesEmpty(regex: RegExp): boolean {
   return minLength(tokenizer(regex.source)) > 0;

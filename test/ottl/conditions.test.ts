@@ -220,6 +220,7 @@ describe('OTTL that is refused when the config is loaded', () => {
     ['IsMatch(body, "(\\\\w*x)*")', 'column 1: IsMatch: "(\\\\w*x)*" could take exponential time on some input (a repetition without an upper bound inside another, such as (a+)+); write it without the nesting'],
     ['IsMatch(body, "a(?=b)")', 'column 1: IsMatch: "a(?=b)": lookarounds are not RE2 syntax, which the Collector\'s regular expressions are'],
     ['IsMatch(body, "(a)\\\\1")', 'column 1: IsMatch: "(a)\\\\1": backreferences are not RE2 syntax, which the Collector\'s regular expressions are'],
+    ['IsMatch(body, "(?P<x>a?)\\\\k<x>")', 'column 1: IsMatch: "(?P<x>a?)\\\\k<x>": backreferences are not RE2 syntax, which the Collector\'s regular expressions are'],
     ['IsMatch(body, "\\\\pL+")', 'column 1: IsMatch: "\\\\pL+": \\p is not supported in otelgate\'s regular expressions'],
     ['IsMatch(body, "[[:alpha:]]")', 'column 1: IsMatch: "[[:alpha:]]": POSIX classes such as [[:alpha:]] are not supported; write the class out, as [a-zA-Z]'],
     ['IsMatch(body, "(")', 'column 1: IsMatch: "(" is not a valid regular expression: Invalid regular expression: /(/: Unterminated group'],

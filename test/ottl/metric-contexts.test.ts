@@ -3,7 +3,7 @@
 // HasAttrOnDatapoint / HasAttrKeyOnDatapoint, and statements that set a metric's and a point's
 // fields: a metric changed is one new Metric for all its points, never the one that came.
 import { describe, expect, it } from 'vitest';
-import type { AnyValue } from '../../src/model/anyvalue.js';
+import { withAttributes, type AnyValue } from '../../src/model/anyvalue.js';
 import type { DataPointRow } from '../../src/model/metrics.js';
 import { compileCondition, compileStatement } from '../../src/ottl/compile.js';
 import { dataPointContext } from '../../src/ottl/contexts/datapoint.js';
@@ -130,13 +130,25 @@ describe('OTTL conditions on a data point', () => {
   });
 });
 
-/** `statements` run in the transform's `context` on `row`, as the processor runs them; the row after, and the batch's new metrics. */
+/**
+ * `statements` run in the transform's `context` on `row`, as the processor runs them; the row
+ * after, and the batch's new metrics. The same on a copy of the row in an exclusive batch must
+ * leave the same row, and mark a change made in place to its attributes.
+ */
 function run(statements: readonly string[], row: DataPointRow, context: 'datapoint' | 'metric' = 'datapoint'): { row: DataPointRow; metrics: number } {
   const ctx = metricStatementContexts[context];
   if (ctx === undefined) throw new Error(`no ${context} context`);
   const actions = statements.map((text) => compileStatement(parseStatement(text), ctx));
-  const draft: MetricDraft = { row, original: row, drafted: false, project: 'shop', copies: newCopies(), index: 0, owners: new Map(), exclusive: false, inPlace: false };
-  for (const action of actions) action(draft);
+  const once = (start: DataPointRow, exclusive: boolean): MetricDraft => {
+    const draft: MetricDraft = { row: start, original: start, drafted: false, project: 'shop', copies: newCopies(), index: 0, owners: new Map(), exclusive, inPlace: false };
+    for (const action of actions) action(draft);
+    return draft;
+  };
+  const draft = once(row, false);
+  const own = withAttributes(row.attributes);
+  const exclusive = once({ ...row, attributes: own }, true);
+  expect(exclusive.row).toEqual(draft.row);
+  if (!exclusive.inPlace) expect({ ...own }).toEqual({ ...row.attributes });
   return { row: draft.row, metrics: draft.copies.metrics.size };
 }
 

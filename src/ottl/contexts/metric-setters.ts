@@ -44,7 +44,11 @@ const offsetSetter = (side: 'positive' | 'negative'): Setter<MetricDraft> =>
   });
 
 const POINT_SETTERS: Record<string, Setter<MetricDraft>> = {
-  'datapoint.attributes': pointSetter(ALL, map, (row, v) => (row.attributes = v)),
+  // The same map again (changed in place) needs no new row.
+  'datapoint.attributes': (c, v) => {
+    const value = map(v);
+    if (value !== undefined && value !== c.row.attributes) draft(c).attributes = value;
+  },
   'datapoint.start_time_unix_nano': pointSetter(ALL, nanos, (row, v) => (row.startTimeUnixNano = v)),
   'datapoint.time_unix_nano': pointSetter(ALL, nanos, (row, v) => (row.timeUnixNano = v)),
   'datapoint.start_time': pointSetter(ALL, instant, (row, v) => (row.startTimeUnixNano = v)),

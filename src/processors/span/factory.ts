@@ -1,5 +1,5 @@
 // The span processor: renames spans and sets their status, as the Collector's (contrib) `span` processor.
-import { mapRows } from '../../model/rewrite.js';
+import { mapRows, withRows } from '../../model/rewrite.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
 import { spanSchema, validateSpan } from './config.js';
 import { spanTransform } from './span.js';
@@ -19,7 +19,7 @@ export const spanProcessorFactory: ProcessorFactory<typeof spanSchema> = {
       consume(batch, ctx) {
         if (batch.signal !== 'traces') return next.consume(batch, ctx);
         const rows = mapRows(batch.rows, transform);
-        return next.consume(rows === batch.rows ? batch : { ...batch, rows }, ctx);
+        return next.consume(withRows(batch, rows), ctx);
       },
     };
   },

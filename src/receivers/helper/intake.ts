@@ -107,7 +107,7 @@ function handOn(options: IntakeOptions, delivery: Delivery): Handed | 'busy' {
     }
     let answer: Promise<void>;
     try {
-      // Exclusive: the decoders make every row and its attributes map afresh (model/building.ts).
+      // Exclusive: every decoder makes each row and its attributes map afresh (model/building.ts, the simple and Sentry readers).
       answer = consumer.consume(batchOf(signal, principal.project, arrival, list, true), ctx);
     } catch (error) {
       answer = Promise.reject(error);
