@@ -275,6 +275,13 @@ class Compiler<C> {
         const left = this.value(node.left);
         const right = this.value(node.right);
         const op = node.op;
+        // OTTL's == and != hold text equal to text only, as JavaScript's === and !== do: a
+        // filter's `attributes["k"] == "v"` costs one comparison, not compareValues' type checks.
+        const text = node.right.kind === 'string' ? node.right.value : node.left.kind === 'string' ? node.left.value : undefined;
+        if (text !== undefined && (op === '==' || op === '!=')) {
+          const other = node.right.kind === 'string' ? left : right;
+          return op === '==' ? (ctx) => other(ctx) === text : (ctx) => other(ctx) !== text;
+        }
         return (ctx) => compareValues(left(ctx), right(ctx), op);
       }
       case 'converter': {

@@ -46,7 +46,7 @@ function attributesOf(entries: [string, AnyValue][]): Attributes {
 
 const key = fc.oneof(text, fc.constantFrom('__proto__', 'constructor', '', '0', 'service.name'));
 
-const anyValue: fc.Arbitrary<AnyValue> = fc.letrec<{ value: AnyValue }>((tie) => ({
+export const anyValue: fc.Arbitrary<AnyValue> = fc.letrec<{ value: AnyValue }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     text,

@@ -1,6 +1,7 @@
 // OTTL conditions on a log record, each with the result the Collector's OTTL gives (its comparison
 // rules in compare.go and LANGUAGE.md, its math, its converters' behaviour), and statements that
 // must be refused when the config is loaded, with the column and what was expected.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newAttributes, type AnyValue, type Attributes } from '../../src/model/anyvalue.js';
 import type { LogRow } from '../../src/model/logs.js';
@@ -8,6 +9,8 @@ import { compileCondition } from '../../src/ottl/compile.js';
 import { logContext, type LogContext } from '../../src/ottl/contexts/log.js';
 import { OttlError, OttlRuntimeError } from '../../src/ottl/errors.js';
 import { parseCondition, parseStatement } from '../../src/ottl/parser.js';
+import { compareValues } from '../../src/ottl/values.js';
+import { anyValue } from '../helpers/row-arbitraries.js';
 
 function attributes(entries: Record<string, AnyValue>): Attributes {
   return Object.assign(newAttributes(), entries);
@@ -44,6 +47,17 @@ const ctx: LogContext = { row: ROW, project: 'shop' };
 const evaluate = (text: string): boolean => compileCondition(parseCondition(text), logContext)(ctx);
 
 describe('OTTL conditions on a log record', () => {
+  it('compares a value of any type with text written in the statement as compareValues does, on either side, == and !=', () => {
+    fc.assert(
+      fc.property(anyValue, fc.string({ unit: fc.constantFrom('a', 'b', '1', ' ', '/') }), fc.constantFrom('==' as const, '!=' as const), fc.boolean(), (value, text, op, textFirst) => {
+        const row: LogRow = { ...ROW, attributes: attributes({ v: value }) };
+        const condition = textFirst ? `"${text}" ${op} attributes["v"]` : `attributes["v"] ${op} "${text}"`;
+        expect(compileCondition(parseCondition(condition), logContext)({ row, project: 'shop' })).toBe(compareValues(value, text, op));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it.each([
     // Paths, with and without the context's name.
     ['attributes["http.route"] == "/health"', true],
