@@ -24,19 +24,24 @@ export const attributesProcessorFactory: ProcessorFactory<typeof attributesSchem
     const include = config.include === undefined ? undefined : compiledOrThrow(compileMatch(config.include, 'include')).matches;
     const exclude = config.exclude === undefined ? undefined : compiledOrThrow(compileMatch(config.exclude, 'exclude')).matches;
     const everyRow = include === undefined && exclude === undefined;
-    const chosen = (row: MatchedRow): boolean => (include === undefined || include(row)) && (exclude === undefined || !exclude(row));
+    /** Whether the actions apply to `row`: include chooses it and exclude does not. */
+    const chosen = (signal: Signal, row: RowOf<Signal>): boolean => {
+      if (everyRow) return true;
+      const matched = { signal, row } as MatchedRow;
+      return (include === undefined || include(matched)) && (exclude === undefined || !exclude(matched));
+    };
 
     function changed<S extends Signal>(batch: Batch<S>, client: Parameters<typeof apply>[1]): Batch<S> {
       const before = batch.rows as readonly RowOf<S>[];
       if (batch.exclusive) {
         // No copies: the rows and their maps are this pipeline's alone (batch.ts). The rows go on
         // in a new array when any changed, which nothing takes for the bytes they came from (otlp/source.ts).
-        let changed = false;
-        for (const row of before) if ((everyRow || chosen({ signal: batch.signal, row } as MatchedRow)) && applyInPlace(row.attributes as MutableAttributes, client)) changed = true;
-        return changed ? withRows(batch, before.slice(), true) : batch;
+        let wrote = false;
+        for (const row of before) if (chosen(batch.signal, row) && applyInPlace(row.attributes as MutableAttributes, client)) wrote = true;
+        return wrote ? withRows(batch, before.slice(), true) : batch;
       }
       const rows = mapRows(before, (row) => {
-        if (!everyRow && !chosen({ signal: batch.signal, row } as MatchedRow)) return row;
+        if (!chosen(batch.signal, row)) return row;
         const attributes = apply(row.attributes, client);
         return attributes === row.attributes ? row : { ...row, attributes };
       });
