@@ -20,6 +20,8 @@ const ROOT = join(HERE, '..');
 const NODE = process.execPath;
 const QUICK = process.argv.includes('--quick');
 // --workload=<name>: that workload's rounds alone, printed and not written to RESULTS.md, for working on one pipeline.
+// --small: issue 17's small requests at 1,000/s alone (the bare server, the shipped pipeline and it with nop), printed.
+const SMALL = process.argv.includes('--small');
 // --profile: each otelgate writes a V8 CPU profile under bench/out/prof/<pipeline>/ when it stops
 // (read it with cpuprofile-top.mjs); --profile=heap a sampling heap profile (what allocated the most).
 const PROFILE_ARG = process.argv.find((arg) => arg === '--profile' || arg.startsWith('--profile='));
@@ -446,10 +448,43 @@ function ceilingsOnce(w) {
   return JSON.parse(execFileSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 }))[w.name];
 }
 
+/**
+ * Issue 17: CPU a 10-record request costs at a steady 1,000 requests/s, otelgate on the shipped
+ * pipeline (and the same with nop in place of the store) against the bare server, round by round.
+ */
+async function smallRequests() {
+  const small = workloads.find((w) => w.name === 'logs protobuf small');
+  const steadyBare = await startServer(...pinned(OTELGATE_CORE, [...START_FLAGS, join(HERE, 'bare-server.mjs')]), (o) => /listening (\d+)/.exec(o)?.[1]);
+  const smallServers = { 'default nop': await startOtelgate('default nop', OTELGATE_CORE), default: await startOtelgate('default', OTELGATE_CORE) };
+  const smallRounds = [];
+  const perRequest = (run) => (run.cpu * 1e6) / (run.rps * run.seconds);
+  const timing = QUICK ? {} : { warmupMs: 5000, durationMs: 5000 };
+  for (let r = 0; r < TIMING.repeats; r++) {
+    const round = { bare: perRequest(await load(steadyBare, small, { fixedBody: true, rate: 1000, timing })) };
+    for (const [pipeline, server] of Object.entries(smallServers)) round[pipeline] = perRequest(await load(server, small, withDefaults(server, { rate: 1000, timing })));
+    smallRounds.push(round);
+  }
+  await steadyBare.stop();
+  for (const server of Object.values(smallServers)) {
+    await server.stop();
+    rmSync(server.dir, { recursive: true, force: true });
+  }
+  return Object.fromEntries(
+    ['bare', 'default nop', 'default'].map((name) => [name, { microsPerRequest: median(smallRounds.map((round) => round[name])), ratios: smallRounds.map((round) => round[name] / round.bare) }]),
+  );
+}
+
 // ---- the run ----
 const started = Date.now();
 const log = (text) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${text}\n`);
 const results = { date: new Date().toISOString(), machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version }, timing: TIMING, connections: CONNECTIONS, workloads: {}, extra: {} };
+
+if (SMALL) {
+  const small = await smallRequests();
+  for (const [name, m] of Object.entries(small)) log(`${name}: ${m.microsPerRequest.toFixed(1)} µs CPU a request; of the bare server ${m.ratios.map((x) => `${x.toFixed(2)}×`).join(', ')}`);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // Each round measures a workload's ceilings and otelgate on every pipeline back to back on the
 // same core, and a ratio is taken within its round: the machine is shared, and figures taken
@@ -548,27 +583,7 @@ log('extra: 10 k records/s as 100-record requests; p99 at half the maximum; both
     results.extra[`half max → ${pipeline}`] = await measure(server, workloads[0], { rate: max / 2 });
     await server.stop();
   }
-  // Issue 17: CPU a 10-record request costs at a steady 1,000 requests/s, otelgate on the shipped
-  // pipeline (and the same with nop in place of the store) against the bare server, round by round.
-  const small = workloads.find((w) => w.name === 'logs protobuf small');
-  const steadyBare = await startServer(...pinned(OTELGATE_CORE, [...START_FLAGS, join(HERE, 'bare-server.mjs')]), (o) => /listening (\d+)/.exec(o)?.[1]);
-  const smallServers = { 'default nop': await startOtelgate('default nop', OTELGATE_CORE), default: await startOtelgate('default', OTELGATE_CORE) };
-  const smallRounds = [];
-  const perRequest = (run) => (run.cpu * 1e6) / (run.rps * run.seconds);
-  const timing = QUICK ? {} : { warmupMs: 5000, durationMs: 5000 };
-  for (let r = 0; r < TIMING.repeats; r++) {
-    const round = { bare: perRequest(await load(steadyBare, small, { fixedBody: true, rate: 1000, timing })) };
-    for (const [pipeline, server] of Object.entries(smallServers)) round[pipeline] = perRequest(await load(server, small, withDefaults(server, { rate: 1000, timing })));
-    smallRounds.push(round);
-  }
-  await steadyBare.stop();
-  for (const server of Object.values(smallServers)) {
-    await server.stop();
-    rmSync(server.dir, { recursive: true, force: true });
-  }
-  results.extra['small requests at 1,000/s'] = Object.fromEntries(
-    ['bare', 'default nop', 'default'].map((name) => [name, { microsPerRequest: median(smallRounds.map((round) => round[name])), ratios: smallRounds.map((round) => round[name] / round.bare) }]),
-  );
+  results.extra['small requests at 1,000/s'] = await smallRequests();
 
   // service.workers: 2, one per core, with the load generator unpinned beside them; each round
   // measures one core and both back to back, and the ratio is the median of the rounds' ratios.
