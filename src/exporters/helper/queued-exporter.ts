@@ -239,7 +239,6 @@ export class Drain {
       this.giveBack(entries);
       return;
     }
-    const attributes = this.counts?.attributes;
     switch (result.kind) {
       case 'success': {
         const backAgain = this.delivered;
@@ -262,7 +261,7 @@ export class Drain {
           { signal: this.signal, project: out.project, items, status: result.outcome.status, grpc_status: result.outcome.grpcStatus, message: result.outcome.message },
           'The backend refused a request for good; it is dropped',
         );
-        this.counts?.failed[this.signal].add(items, attributes);
+        this.counts?.failed[this.signal].add(items, this.counts.attributes);
         await this.acknowledge(entries, free);
         return;
       }
