@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { presentedKey } from '../../src/auth/authenticator.js';
-import { generateKey, hashKey, keyId } from '../../src/auth/key.js';
+import { generateKey, hashesEqual, hashKey, keyId } from '../../src/auth/key.js';
 import { readKeysFile, writeKeysFile } from '../../src/auth/keysfile.js';
 import { KeyStore } from '../../src/auth/keystore.js';
 
@@ -34,6 +34,20 @@ describe('API keys', () => {
     expect(store.resolve(`${a.key.slice(0, -1)}${a.key.endsWith('A') ? 'B' : 'A'}`, 'ingest')).toBeUndefined();
     expect(store.resolve(`otg_${a.id}_${b.key.slice(-32)}`, 'ingest')).toBeUndefined();
     expect(store.resolve('otg_short_x', 'ingest')).toBeUndefined();
+  });
+
+  it('compare digests whole: equal only when every character is, and never for one of another length', () => {
+    const digest = generateKey().sha256;
+    expect(hashesEqual(digest, digest)).toBe(true);
+    const flip = (at: number): string => `${digest.slice(0, at)}${digest[at] === '0' ? '1' : '0'}${digest.slice(at + 1)}`;
+    for (const at of [0, 1, 31, 32, 62, 63]) {
+      expect(hashesEqual(digest, flip(at))).toBe(false);
+      expect(hashesEqual(flip(at), digest)).toBe(false);
+    }
+    expect(hashesEqual(digest, digest.slice(0, 63))).toBe(false);
+    expect(hashesEqual(`${digest}0`, `${digest}0`)).toBe(false);
+    expect(hashesEqual('', '')).toBe(false);
+    expect(hashesEqual(digest, generateKey().sha256)).toBe(false);
   });
 
   it('resolve only for a scope their entry grants; an entry without scopes (from before them) grants both', () => {
