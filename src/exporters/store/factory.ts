@@ -7,6 +7,7 @@ import { errorMessage, ShuttingDownError } from '../../errors.js';
 import type { ReadQuery } from '../../query/params.js';
 import type { Reader } from '../../query/reader.js';
 import type { ExporterFactory, Exporter } from '../../runtime/component.js';
+import { tally } from '../../telemetry/counters.js';
 import { storeSchema } from './config.js';
 import { openForWriting } from './database.js';
 import { lockStore, type StoreLock } from './lock.js';
@@ -48,8 +49,9 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
     let closing = false;
     const meter = ctx.telemetry.meter('otelgate/exporter/store');
     const normal = ctx.telemetry.enabled('normal');
-    const commits = normal ? meter.createCounter('otelgate_store_commits', { description: 'Transactions the store committed (group commit: one holds every batch handed over meanwhile)' }) : undefined;
-    const committed = normal ? meter.createCounter('otelgate_store_committed_batches', { description: 'Batches the store committed' }) : undefined;
+    // Counted at every commit: tallies (telemetry/counters.ts), not the SDK's counters.
+    const commits = normal ? tally(meter, 'otelgate_store_commits', 'Transactions the store committed (group commit: one holds every batch handed over meanwhile)') : undefined;
+    const committed = normal ? tally(meter, 'otelgate_store_committed_batches', 'Batches the store committed') : undefined;
     const heldCounter = ctx.telemetry.enabled('basic')
       ? meter.createCounter('otelgate_store_held_times', { description: 'Times past 2^63-1 ns (after 2262; OTLP times are unsigned) stored as 2^63-1, the largest the store holds' })
       : undefined;
@@ -106,7 +108,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
             commits?.add(1, attributes);
             committed?.add(batches, attributes);
             if (held > 0) heldCounter?.add(held, attributes);
-          });
+          }, durationMs(config.commit_interval));
           retention = new Retention(writing, {
             logs: durationMs(config.retention.logs),
             traces: durationMs(config.retention.traces),

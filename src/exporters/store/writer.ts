@@ -1,5 +1,7 @@
 // Group commit: batches handed over while one turn of the event loop runs are written in one
-// transaction, and each is answered only after that transaction commits. A batch is stored whole
+// transaction, and each is answered only after that transaction commits. A commit also waits
+// until `commit_interval` after the one before began, so that batches arriving in a steady
+// stream share one; a batch after a pause commits at once. A batch is stored whole
 // or not at all: should SQLite refuse a value, the group is rolled back and each of its batches
 // written again alone. Not a savepoint per batch: SQLite keeps a savepoint's undo pages in a
 // temporary file once they pass 64 KiB, and created and deleted one for nearly every batch
@@ -49,14 +51,19 @@ export class Writer {
   private closed = false;
   private held = false;
   private readonly statements = new Map<string, StatementSync>();
+  /** When the last flush began (performance.now()), and the timer of a flush waiting for intervalMs after it. */
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
+  private timer: NodeJS.Timeout | undefined;
 
   /**
    * `onCommit` hears of every commit with the number of batches it held and of times in them held
-   * at the store's largest (encode.ts: timeParam) (own metrics; tests).
+   * at the store's largest (encode.ts: timeParam) (own metrics; tests). `intervalMs`: the least
+   * time from the start of one flush to the next (commit_interval).
    */
   constructor(
     private readonly db: DatabaseSync,
     private readonly onCommit: (batches: number, heldTimes: number) => void = () => {},
+    private readonly intervalMs = 0,
   ) {}
 
   write(batch: Batch): Promise<void> {
@@ -75,7 +82,10 @@ export class Writer {
    */
   flush(all = false): void {
     this.scheduled = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.held && !all) return;
+    this.lastFlushAt = performance.now();
     do {
       let rows = 0;
       let take = 0;
@@ -85,7 +95,8 @@ export class Writer {
       }
       if (take > 0) this.commit(this.pending.splice(0, take));
     } while (all && this.pending.length > 0);
-    if (this.pending.length > 0) this.schedule();
+    // A backlog goes on at the next turn: the interval is for batches still to come.
+    if (this.pending.length > 0) this.schedule(true);
   }
 
   /** Commits wait (batches keep queueing) until release(): the checkpointer's moment to empty the WAL. */
@@ -95,14 +106,19 @@ export class Writer {
 
   release(): void {
     this.held = false;
-    if (this.pending.length > 0) this.schedule();
+    if (this.pending.length > 0) this.schedule(true);
   }
 
-  /** One flush per turn of the event loop, however many batches arrive in it. */
-  private schedule(): void {
+  /**
+   * One flush per turn of the event loop, however many batches arrive in it, and not before
+   * intervalMs after the last one began (unless `now`).
+   */
+  private schedule(now = false): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    const wait = now ? 0 : this.lastFlushAt + this.intervalMs - performance.now();
+    if (wait > 0) this.timer = setTimeout(() => this.flush(), wait);
+    else setImmediate(() => this.flush());
   }
 
   close(): void {

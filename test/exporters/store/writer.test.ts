@@ -92,6 +92,70 @@ describe('store writer', () => {
     expect(stats).toEqual({ commits: 3, batches: 12 });
   });
 
+  describe('with a commit interval', () => {
+    afterEach(() => vi.useRealTimers());
+
+    /** A writer committing at most every 50 ms (fake time), counting into `stats`. */
+    function intervalWriter(): Writer {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+      return new Writer(
+        db,
+        (batches) => {
+          stats.commits++;
+          stats.batches += batches;
+        },
+        50,
+      );
+    }
+
+    it('commits a batch after a pause at once, and batches in a steady stream together once the interval since the last commit is over', async () => {
+      const w = intervalWriter();
+      const answered: string[] = [];
+      const write = (name: string): Promise<void> => w.write(logs(name, 10)).then(() => void answered.push(name));
+      const first = write('first');
+      await vi.advanceTimersByTimeAsync(0);
+      await first;
+      expect(stats).toEqual({ commits: 1, batches: 1 });
+
+      await vi.advanceTimersByTimeAsync(10);
+      const second = write('second');
+      await vi.advanceTimersByTimeAsync(10);
+      const third = write('third');
+      await vi.advanceTimersByTimeAsync(29);
+      // 49 ms after the first commit began: the two wait, unanswered and not yet stored.
+      expect(stats).toEqual({ commits: 1, batches: 1 });
+      expect(answered).toEqual(['first']);
+      expect(count()).toBe(10);
+      await vi.advanceTimersByTimeAsync(1);
+      await Promise.all([second, third]);
+      expect(stats).toEqual({ commits: 2, batches: 3 });
+      expect(answered).toEqual(['first', 'second', 'third']);
+      expect(count()).toBe(30);
+
+      // After a pause longer than the interval, the next batch commits in the turn it came.
+      await vi.advanceTimersByTimeAsync(200);
+      const later = write('later');
+      await vi.advanceTimersByTimeAsync(0);
+      await later;
+      expect(stats).toEqual({ commits: 3, batches: 4 });
+    });
+
+    it('writes a waiting batch when closed, without waiting for the interval', async () => {
+      const w = intervalWriter();
+      const first = w.write(logs('a', 5));
+      await vi.advanceTimersByTimeAsync(0);
+      await first;
+      const waiting = w.write(logs('b', 5));
+      await vi.advanceTimersByTimeAsync(5);
+      expect(count()).toBe(5);
+      w.close();
+      await waiting;
+      expect(count()).toBe(10);
+      expect(stats).toEqual({ commits: 2, batches: 2 });
+      await expect(w.write(logs('c', 1))).rejects.toBeInstanceOf(ShuttingDownError);
+    });
+  });
+
   it('splits a large group so that one transaction stays bounded', async () => {
     await Promise.all([writer.write(logs('a', 15_000)), writer.write(logs('b', 15_000)), writer.write(logs('c', 4_000))]);
     // 15,000 + 15,000 would pass 20,000 rows; 15,000 + 4,000 does not.
