@@ -20,7 +20,8 @@ const ROOT = join(HERE, '..');
 const NODE = process.execPath;
 const QUICK = process.argv.includes('--quick');
 // --workload=<name>: that workload's rounds alone, printed and not written to RESULTS.md, for working on one pipeline.
-// --small: issue 17's small requests at 1,000/s alone (the bare server, the shipped pipeline and it with nop), printed.
+// --small: issue 17's small requests at 1,000/s alone (the bare server, the shipped pipeline, it with nop, and it with
+// the store's commit_interval at 5ms), printed.
 const SMALL = process.argv.includes('--small');
 // --profile: each otelgate writes a V8 CPU profile under bench/out/prof/<pipeline>/ when it stops
 // (read it with cpuprofile-top.mjs); --profile=heap a sampling heap profile (what allocated the most).
@@ -31,6 +32,7 @@ const ONLY = process.argv.find((arg) => arg.startsWith('--workload='))?.slice('-
 // --pipelines=nop,loki with --workload: only those of its pipelines (nop among them for the ratios).
 const ONLY_PIPELINES = process.argv.find((arg) => arg.startsWith('--pipelines='))?.slice('--pipelines='.length).split(',');
 if (ONLY_PIPELINES !== undefined && ONLY === undefined) throw new Error('--pipelines goes with --workload');
+if (SMALL && ONLY !== undefined) throw new Error('--small runs alone, without --workload');
 const TIMING = QUICK ? { warmupMs: 300, durationMs: 1000, repeats: 1 } : { warmupMs: 1000, durationMs: 3000, repeats: 3 };
 const CONNECTIONS = 8;
 // otelgate runs with the V8 flags of npm start (the same as its bin's shebang), and so do the

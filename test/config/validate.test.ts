@@ -220,6 +220,20 @@ service: {pipelines: {logs: {receivers: [otlp], exporters: [logging]}}}
     ]);
   });
 
+  it('refuses a store commit_interval longer than 1s, naming the file position and the bound', () => {
+    const text = `
+receivers: {testin: }
+exporters: {store: {path: /tmp/never-opened.db, commit_interval: 2s}}
+service: {pipelines: {logs: {receivers: [testin], exporters: [store]}}}
+`;
+    const reg = builtinRegistry();
+    reg.register(testReceiver(recorder()));
+    expect(problems(text, reg)).toEqual([
+      '3:49: exporters.store.commit_interval: must be at most 1s: every batch may wait that long for its answer; a few milliseconds (2ms to 10ms) is enough for small requests to share commits',
+    ]);
+    expect(problems(text.replace('2s', '1s'), reg)).toEqual([]);
+  });
+
   it('reads the telemetry and shutdown settings', () => {
     const resolved = validate(`
 receivers: {testin: }

@@ -1,8 +1,13 @@
 // Settings of the store exporter.
 import Type, { type Static } from 'typebox';
+import { durationMs } from '../../config/duration.js';
+import type { SettingsProblem } from '../../runtime/component.js';
 
 const retention = (fallback: string, what: string) =>
   Type.String({ format: 'duration', default: fallback, description: `How long ${what} are kept, by their own time; "0" keeps them for ever.` });
+
+/** Longer, and every batch of a steady stream would wait longer than a client should for its answer. */
+const MAX_COMMIT_INTERVAL = '1s';
 
 export const storeSchema = Type.Object(
   {
@@ -15,7 +20,7 @@ export const storeSchema = Type.Object(
       format: 'duration',
       default: '0',
       description:
-        'The least time from the start of one commit to the next. "0": a commit every turn of the event loop that has batches. Longer: batches arriving in a steady stream (many small requests) wait up to this long and share one transaction, which costs far less CPU than one each, while a batch after a pause commits at once; each is answered once its commit is done, so a client that sends one request at a time waits up to this long for each.',
+        `How long after the last commit began a batch waits for the next, at most ${MAX_COMMIT_INTERVAL}. "0": batches handed over in one turn of the event loop share a commit, and every turn that has batches commits. Longer: batches arriving in a steady stream (many small requests) share one transaction, which costs far less CPU than one each, while a batch after a pause commits at once (so do a backlog, the end of a checkpoint and shutdown). Each is answered once its commit is done, so a client that sends one request at a time waits up to this long for each.`,
     }),
     busy_timeout: Type.String({ format: 'duration', default: '1s', description: 'How long a write waits for a lock held by another process before the request is answered 503. The wait holds all of otelgate (node:sqlite is synchronous), so keep it short.' }),
     retention: Type.Object(
@@ -32,3 +37,8 @@ export const storeSchema = Type.Object(
 );
 
 export type StoreConfig = Static<typeof storeSchema>;
+
+export function validateStore(config: StoreConfig): SettingsProblem[] {
+  if (durationMs(config.commit_interval) <= durationMs(MAX_COMMIT_INTERVAL)) return [];
+  return [{ path: ['commit_interval'], message: `must be at most ${MAX_COMMIT_INTERVAL}: every batch may wait that long for its answer; a few milliseconds (2ms to 10ms) is enough for small requests to share commits` }];
+}

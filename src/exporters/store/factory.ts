@@ -8,7 +8,7 @@ import type { ReadQuery } from '../../query/params.js';
 import type { Reader } from '../../query/reader.js';
 import type { ExporterFactory, Exporter } from '../../runtime/component.js';
 import { tally } from '../../telemetry/counters.js';
-import { storeSchema } from './config.js';
+import { storeSchema, validateStore } from './config.js';
 import { openForWriting } from './database.js';
 import { lockStore, type StoreLock } from './lock.js';
 import { Checkpointer } from './checkpointer.js';
@@ -36,6 +36,7 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
   description: 'The embedded store (SQLite, WAL): answers each batch once committed, keeps it for its retention, serves the read API.',
   stability: { logs: 'alpha', traces: 'alpha', metrics: 'alpha' },
   schema: storeSchema,
+  validate: validateStore,
   singleProcess: 'the store is written by one process (its commits, checkpoints and retention are coordinated inside it)',
   create(config, ctx): StoreExporter {
     const path = resolve(config.path);

@@ -106,7 +106,12 @@ export class Writer {
 
   release(): void {
     this.held = false;
-    if (this.pending.length > 0) this.schedule(true);
+    if (this.pending.length === 0) return;
+    // What waited through the checkpoint commits at the next turn, not at a timer set before it.
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.scheduled = false;
+    this.schedule(true);
   }
 
   /**

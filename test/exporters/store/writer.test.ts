@@ -140,6 +140,48 @@ describe('store writer', () => {
       expect(stats).toEqual({ commits: 3, batches: 4 });
     });
 
+    it('commits what waited through a hold at the next turn once released, whatever timer was set for it', async () => {
+      const w = intervalWriter();
+      const first = w.write(logs('a', 5));
+      await vi.advanceTimersByTimeAsync(0);
+      await first;
+      const waiting = w.write(logs('b', 5));
+      await vi.advanceTimersByTimeAsync(5);
+      w.hold();
+      // The timer set for 50 ms after the first commit fires while held: nothing is committed.
+      await vi.advanceTimersByTimeAsync(50);
+      expect(stats).toEqual({ commits: 1, batches: 1 });
+      const more = w.write(logs('c', 5));
+      await vi.advanceTimersByTimeAsync(1);
+      expect(count()).toBe(5);
+      w.release();
+      await vi.advanceTimersByTimeAsync(1);
+      await Promise.all([waiting, more]);
+      expect(stats).toEqual({ commits: 2, batches: 3 });
+      expect(count()).toBe(15);
+
+      // Released while the timer of a batch handed over during the hold still runs: at once.
+      await vi.advanceTimersByTimeAsync(5);
+      w.hold();
+      const during = w.write(logs('d', 5));
+      await vi.advanceTimersByTimeAsync(5);
+      w.release();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(stats).toEqual({ commits: 3, batches: 4 });
+      await during;
+      expect(count()).toBe(20);
+    });
+
+    it('goes on with a backlog of more than one commit at the next turn, not after the interval', async () => {
+      const w = intervalWriter();
+      const answers = Promise.all([w.write(logs('a', 15_000)), w.write(logs('b', 15_000))]);
+      // Fake timers run an immediate up to 1 ms on: both commits are done 2 ms on, not 50.
+      await vi.advanceTimersByTimeAsync(2);
+      expect(stats).toEqual({ commits: 2, batches: 2 });
+      await answers;
+      expect(count()).toBe(30_000);
+    });
+
     it('writes a waiting batch when closed, without waiting for the interval', async () => {
       const w = intervalWriter();
       const first = w.write(logs('a', 5));
