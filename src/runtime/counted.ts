@@ -7,9 +7,9 @@ import type { Exporter } from './component.js';
 export function countedExporter(exporter: Exporter, id: string, telemetry: SelfMetrics): Exporter {
   if (!telemetry.enabled('basic')) return exporter;
   const meter = telemetry.meter('otelgate/exporter');
-  const sent = signalCounters(meter, 'otelcol_exporter_sent', 'Records an exporter accepted');
-  const failed = signalCounters(meter, 'otelcol_exporter_send_failed', 'Records an exporter refused');
   const attributes = { exporter: id };
+  const sent = signalCounters(meter, 'otelcol_exporter_sent', 'Records an exporter accepted', attributes);
+  const failed = signalCounters(meter, 'otelcol_exporter_send_failed', 'Records an exporter refused', attributes);
   return {
     sendsProtobuf: exporter.sendsProtobuf,
     start: () => exporter.start(),
@@ -18,10 +18,10 @@ export function countedExporter(exporter: Exporter, id: string, telemetry: SelfM
       try {
         await exporter.consume(batch, ctx);
       } catch (error) {
-        countBatch(failed, batch, attributes);
+        countBatch(failed, batch);
         throw error;
       }
-      countBatch(sent, batch, attributes);
+      countBatch(sent, batch);
     },
   };
 }

@@ -104,25 +104,24 @@ interface Counting {
   sent: SignalCounters;
   failed: SignalCounters;
   enqueueFailed: SignalCounters;
-  attributes: { exporter: string };
 }
 
 /** Counts a request the backend took: its records, less those a partial success rejected. */
 function countDelivered(counts: Counting | undefined, signal: Signal, items: number, outcome: SendSuccess): number {
   const rejected = Math.min(outcome.partial?.rejected ?? 0, items);
-  counts?.sent[signal].add(items - rejected, counts.attributes);
-  if (rejected > 0) counts?.failed[signal].add(rejected, counts.attributes);
+  counts?.sent[signal].add(items - rejected);
+  if (rejected > 0) counts?.failed[signal].add(rejected);
   return rejected;
 }
 
 function counting(ctx: ComponentContext): Counting | undefined {
   if (!ctx.telemetry.enabled('basic')) return undefined;
   const meter: Meter = ctx.telemetry.meter('otelgate/exporter');
+  const attributes = { exporter: ctx.id };
   return {
-    sent: signalCounters(meter, 'otelcol_exporter_sent', 'Records the backend accepted'),
-    failed: signalCounters(meter, 'otelcol_exporter_send_failed', 'Records the backend refused for good, or that could not be sent'),
-    enqueueFailed: signalCounters(meter, 'otelcol_exporter_enqueue_failed', 'Records the sending queue could not take'),
-    attributes: { exporter: ctx.id },
+    sent: signalCounters(meter, 'otelcol_exporter_sent', 'Records the backend accepted', attributes),
+    failed: signalCounters(meter, 'otelcol_exporter_send_failed', 'Records the backend refused for good, or that could not be sent', attributes),
+    enqueueFailed: signalCounters(meter, 'otelcol_exporter_enqueue_failed', 'Records the sending queue could not take', attributes),
   };
 }
 
@@ -261,7 +260,7 @@ export class Drain {
           { signal: this.signal, project: out.project, items, status: result.outcome.status, grpc_status: result.outcome.grpcStatus, message: result.outcome.message },
           'The backend refused a request for good; it is dropped',
         );
-        this.counts?.failed[this.signal].add(items, this.counts.attributes);
+        this.counts?.failed[this.signal].add(items);
         await this.acknowledge(entries, free);
         return;
       }
@@ -307,7 +306,7 @@ export class Drain {
       const left = this.queue.stats();
       if (this.queue instanceof MemoryQueue && left.requests > 0) {
         this.spec.ctx.logger.error({ signal: this.signal, requests: left.requests, items: left.items }, 'The memory queue held requests not yet delivered; they are lost (storage: memory)');
-        this.counts?.failed[this.signal].add(left.items, this.counts.attributes);
+        this.counts?.failed[this.signal].add(left.items);
       }
     } finally {
       await this.queue.close();
@@ -332,7 +331,7 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
     const { signal, rows } = batch;
     const items = rows.length;
     const refused = (error: unknown): Promise<never> => {
-      counts?.enqueueFailed[signal].add(items, counts.attributes);
+      counts?.enqueueFailed[signal].add(items);
       return Promise.reject(error);
     };
     const meta: QueuedMeta = { project: batch.project, received: String(batch.receivedUnixNano), keyId: consumeCtx.client.keyId, metadata: consumeCtx.client.metadata };
@@ -356,7 +355,7 @@ export function remoteExporter(spec: RemoteExporterSpec): Exporter {
       countDelivered(counts, batch.signal, out.items, result.outcome);
       return;
     }
-    counts?.failed[batch.signal].add(out.items, counts.attributes);
+    counts?.failed[batch.signal].add(out.items);
     const message = result.outcome?.message ?? 'the exporter is shutting down';
     if (result.kind === 'permanent') throw new PermanentError(`the backend refused the batch: ${message}`);
     throw new RetryableError(`the batch could not be delivered: ${message}`);

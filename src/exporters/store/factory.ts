@@ -50,14 +50,14 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
     let closing = false;
     const meter = ctx.telemetry.meter('otelgate/exporter/store');
     const normal = ctx.telemetry.enabled('normal');
+    const attributes = { exporter: ctx.id };
     // Counted at every commit: tallies (telemetry/counters.ts), not the SDK's counters.
-    const commits = normal ? tally(meter, 'otelgate_store_commits', 'Transactions the store committed (group commit: one holds every batch handed over meanwhile)') : undefined;
-    const committed = normal ? tally(meter, 'otelgate_store_committed_batches', 'Batches the store committed') : undefined;
+    const commits = normal ? tally(meter, 'otelgate_store_commits', 'Transactions the store committed (group commit: one holds every batch handed over meanwhile)', attributes) : undefined;
+    const committed = normal ? tally(meter, 'otelgate_store_committed_batches', 'Batches the store committed', attributes) : undefined;
     const heldCounter = ctx.telemetry.enabled('basic')
       ? meter.createCounter('otelgate_store_held_times', { description: 'Times past 2^63-1 ns (after 2262; OTLP times are unsigned) stored as 2^63-1, the largest the store holds' })
       : undefined;
     const deletedCounter = ctx.telemetry.enabled('basic') ? meter.createCounter('otelgate_store_retention_deleted_records', { description: 'Rows deleted because they outlived their retention' }) : undefined;
-    const attributes = { exporter: ctx.id };
 
     const retain = async (nowMs?: number): Promise<Record<string, number>> => {
       if (retention === undefined) throw new ShuttingDownError();
@@ -106,8 +106,8 @@ export const storeExporterFactory: ExporterFactory<typeof storeSchema> = {
           const writing = openForWriting(path, { synchronous: config.synchronous, busyTimeoutMs: durationMs(config.busy_timeout) });
           db = writing;
           writer = new Writer(writing, (batches, held) => {
-            commits?.add(1, attributes);
-            committed?.add(batches, attributes);
+            commits?.add(1);
+            committed?.add(batches);
             if (held > 0) heldCounter?.add(held, attributes);
           }, durationMs(config.commit_interval));
           retention = new Retention(writing, {

@@ -33,8 +33,8 @@ export interface IntakeCounts {
 
 export function intakeCounts(meter: Meter, attributes: Record<string, string>): IntakeCounts {
   return {
-    accepted: signalCounters(meter, 'otelcol_receiver_accepted', 'Records handed to the pipelines'),
-    refused: signalCounters(meter, 'otelcol_receiver_refused', 'Records the pipelines refused (answered retry later)'),
+    accepted: signalCounters(meter, 'otelcol_receiver_accepted', 'Records handed to the pipelines', attributes),
+    refused: signalCounters(meter, 'otelcol_receiver_refused', 'Records the pipelines refused (answered retry later)', attributes),
     skipped: meter.createCounter('otelgate_receiver_skipped_records', { description: 'Records that could not be read or mapped, skipped and counted in the answer' }),
     ignored: meter.createCounter('otelgate_receiver_ignored_items', { description: 'Items a protocol takes but does not store (a Sentry SDK\'s sessions, client reports, …), by type' }),
     attributes,
@@ -131,10 +131,10 @@ export async function deliver(options: IntakeOptions, delivery: Delivery): Promi
   for (const { signal, rows: count, answer } of consumed) {
     try {
       await answer;
-      counts?.accepted[signal].add(count, counts.attributes);
+      counts?.accepted[signal].add(count);
       rows += count;
     } catch (error) {
-      counts?.refused[signal].add(count, counts.attributes);
+      counts?.refused[signal].add(count);
       if (isRetryable(error)) retry ??= { signal, reason: errorMessage(error) };
       else rejected += count;
     }
