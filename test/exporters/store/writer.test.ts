@@ -108,6 +108,13 @@ describe('store writer', () => {
       );
     }
 
+    /** A first batch of 5 records (project a), committed in the turn it came: the interval starts from it. */
+    async function firstCommit(w: Writer): Promise<void> {
+      const first = w.write(logs('a', 5));
+      await vi.advanceTimersByTimeAsync(0);
+      await first;
+    }
+
     it('commits a batch after a pause at once, and batches in a steady stream together once the interval since the last commit is over', async () => {
       const w = intervalWriter();
       const answered: string[] = [];
@@ -142,9 +149,7 @@ describe('store writer', () => {
 
     it('commits what waited through a hold at the next turn once released, whatever timer was set for it', async () => {
       const w = intervalWriter();
-      const first = w.write(logs('a', 5));
-      await vi.advanceTimersByTimeAsync(0);
-      await first;
+      await firstCommit(w);
       const waiting = w.write(logs('b', 5));
       await vi.advanceTimersByTimeAsync(5);
       w.hold();
@@ -184,9 +189,7 @@ describe('store writer', () => {
 
     it('writes a waiting batch when closed, without waiting for the interval', async () => {
       const w = intervalWriter();
-      const first = w.write(logs('a', 5));
-      await vi.advanceTimersByTimeAsync(0);
-      await first;
+      await firstCommit(w);
       const waiting = w.write(logs('b', 5));
       await vi.advanceTimersByTimeAsync(5);
       expect(count()).toBe(5);
