@@ -57,8 +57,8 @@ export class Writer {
 
   /**
    * `onCommit` hears of every commit with the number of batches it held and of times in them held
-   * at the store's largest (encode.ts: timeParam) (own metrics; tests). `intervalMs`: the least
-   * time from the start of one flush to the next (commit_interval).
+   * at the store's largest (encode.ts: timeParam) (own metrics; tests). `intervalMs`: how long
+   * after the last flush began a batch handed over waits for the next (commit_interval).
    */
   constructor(
     private readonly db: DatabaseSync,
