@@ -1,7 +1,7 @@
 // OTTL syntax trees to closures over a context (a log record with its resource and scope, say):
 // paths, enums, converters and their arguments are all resolved here, once, when the config is
 // loaded; evaluating a condition on a row is then calls of closures, with no lookup by name.
-import { isAttributes, newAttributes, type AnyValue } from '../model/anyvalue.js';
+import { attribute, isAttributes, newAttributes, type AnyValue } from '../model/anyvalue.js';
 import { hint } from '../config/suggest.js';
 import type { Argument, Call, Condition, Key, PathField, Statement, Value } from './ast.js';
 import { EDITORS, EditorSettingsError, type Action, type Editor } from './editors.js';
@@ -54,7 +54,7 @@ export function indexed(value: AnyValue, keys: readonly Key[]): AnyValue {
     if (current === null) return null;
     if (key.kind === 'string') {
       if (!isAttributes(current)) throw new OttlRuntimeError(`cannot index a ${typeName(current)} by "${key.value}": only a map takes a string key`);
-      current = Object.hasOwn(current, key.value) ? (current[key.value] as AnyValue) : null;
+      current = attribute(current, key.value) ?? null;
     } else {
       if (!Array.isArray(current)) throw new OttlRuntimeError(`cannot index a ${typeName(current)} by ${key.value}: only a slice takes an integer key`);
       const list = current as readonly AnyValue[];

@@ -1,6 +1,6 @@
 // What editors share: their shape, the error for an argument written in the statement that an
 // editor cannot take, and the copy-on-write reading and filtering of a map at a path.
-import { newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
+import { attribute, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
 import type { Bound, Param, PathArgument } from './arguments.js';
 import { inPlace, own, owns } from './contexts/draft.js';
 import { OttlRuntimeError } from './errors.js';
@@ -41,7 +41,7 @@ export function filtered(ctx: never, map: Attributes, keep: (key: string) => boo
  * the key a statement deletes).
  */
 export function withoutKey(ctx: never, map: Attributes, key: string): Attributes {
-  if (!Object.hasOwn(map, key)) return map;
+  if (attribute(map, key) === undefined) return map;
   // One loop over V8's cached keys, without filtered()'s array of them and call a key.
   const out = newAttributes();
   for (const k in map) if (k !== key) out[k] = map[k] as AnyValue;

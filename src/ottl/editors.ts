@@ -34,8 +34,12 @@ function expander(template: string): (groups: readonly (string | undefined)[], n
     parts.map((part) => (typeof part === 'string' ? part : /^\d+$/.test(part.group) ? (groups[Number(part.group)] ?? '') : (named?.[part.group] ?? ''))).join('');
 }
 
-/** `template`'s expander; a statement's replacement is nearly always the same text, so the last one is kept. */
+/**
+ * The last template, whether it has no $ (it is the replacement itself), and its expander: a
+ * statement's replacement is nearly always the same text, so it is looked at once, not per record.
+ */
 let lastTemplate: string | undefined;
+let lastPlain = false;
 let lastExpander: ReturnType<typeof expander> | undefined;
 
 /**
@@ -43,13 +47,13 @@ let lastExpander: ReturnType<typeof expander> | undefined;
  * `template`. `nonEmpty`: no match of `regex` is empty (neverMatchesEmpty).
  */
 function replaceAll(text: string, regex: RegExp, template: string, nonEmpty: boolean): string {
-  // A template without $ is the replacement itself.
-  if (!template.includes('$')) return nonEmpty ? text.replace(regex, template) : replaceAllMatches(text, regex, () => template);
-  if (template !== lastTemplate || lastExpander === undefined) {
-    lastExpander = expander(template);
+  if (template !== lastTemplate) {
+    lastPlain = !template.includes('$');
+    lastExpander = lastPlain ? undefined : expander(template);
     lastTemplate = template;
   }
-  const expand = lastExpander;
+  if (lastPlain) return nonEmpty ? text.replace(regex, template) : replaceAllMatches(text, regex, () => template);
+  const expand = lastExpander as ReturnType<typeof expander>;
   return replaceAllMatches(text, regex, (match) => expand(match, match.groups));
 }
 

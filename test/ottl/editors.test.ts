@@ -89,6 +89,17 @@ describe('editors', () => {
     expect(plain(out.attributes)).toEqual({ a: 'x', l: [{ a: 'x' }], b: 'y' });
   });
 
+  it('reads keys that plain objects inherit ("constructor", "toString", "__proto__") as absent until set, and as what was set', () => {
+    const statements = [
+      'set(attributes["seen"], Concat([String(attributes["constructor"]), String(attributes["toString"]), String(attributes["__proto__"])], ","))',
+      'delete_key(attributes, "hasOwnProperty")',
+      'replace_pattern(attributes["constructor"], "x", "y")',
+    ];
+    expect(plain(run(statements, baseRow({ a: 'x' })).attributes)).toEqual({ a: 'x', seen: '<nil>,<nil>,<nil>' });
+    const own = run(statements, baseRow({ constructor: 'x', ['__proto__']: 'p', hasOwnProperty: 'h' })).attributes;
+    expect([Object.keys(own), own['constructor'], own['__proto__'], own['seen']]).toEqual([['constructor', '__proto__', 'seen'], 'y', 'p', 'x,<nil>,p']);
+  });
+
   it('matches a glob against a megabyte in one walk per alternative', () => {
     const value = 'a'.repeat(1 << 20);
     const started = performance.now();

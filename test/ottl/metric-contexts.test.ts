@@ -7,7 +7,7 @@ import { withAttributes, type AnyValue } from '../../src/model/anyvalue.js';
 import type { DataPointRow } from '../../src/model/metrics.js';
 import { compileCondition, compileStatement } from '../../src/ottl/compile.js';
 import { dataPointContext } from '../../src/ottl/contexts/datapoint.js';
-import { newCopies } from '../../src/ottl/contexts/draft.js';
+import { newDraft } from '../../src/ottl/contexts/draft.js';
 import { metricContext } from '../../src/ottl/contexts/metric.js';
 import { metricStatementContexts, type MetricDraft } from '../../src/ottl/contexts/metric-setters.js';
 import { OttlError } from '../../src/ottl/errors.js';
@@ -140,7 +140,7 @@ function run(statements: readonly string[], row: DataPointRow, context: 'datapoi
   if (ctx === undefined) throw new Error(`no ${context} context`);
   const actions = statements.map((text) => compileStatement(parseStatement(text), ctx));
   const once = (start: DataPointRow, exclusive: boolean): MetricDraft => {
-    const draft: MetricDraft = { row: start, original: start, drafted: false, project: 'shop', copies: newCopies(), index: 0, owners: new Map(), exclusive, inPlace: false };
+    const draft: MetricDraft = newDraft(start, 'shop', exclusive);
     for (const action of actions) action(draft);
     return draft;
   };

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { withAttributes, type AnyValue } from '../../src/model/anyvalue.js';
 import type { LogRow } from '../../src/model/logs.js';
 import { compileStatement } from '../../src/ottl/compile.js';
-import { newCopies } from '../../src/ottl/contexts/draft.js';
+import { newDraft } from '../../src/ottl/contexts/draft.js';
 import { logStatementContexts, type LogDraft } from '../../src/ottl/contexts/setters.js';
 import { parseStatement } from '../../src/ottl/parser.js';
 import { attrs, logRow } from '../helpers/rows.js';
@@ -23,7 +23,7 @@ export function run(statements: readonly string[], row: LogRow = baseRow()): Log
   if (context === undefined) throw new Error('no log context');
   const actions = statements.map((text) => compileStatement(parseStatement(text), context));
   const once = (start: LogRow, exclusive: boolean): LogDraft => {
-    const draft: LogDraft = { row: start, original: start, drafted: false, project: 'shop', copies: newCopies(), index: 0, owners: new Map(), exclusive, inPlace: false };
+    const draft: LogDraft = newDraft(start, 'shop', exclusive);
     for (const action of actions) action(draft);
     return draft;
   };

@@ -1,7 +1,7 @@
 // The include/exclude properties of the attributes processor (the Collector's filterconfig
 // MatchProperties), compiled once into a test of a row: every property given must match; within a
 // list, any entry (resources and attributes: every entry).
-import type { AnyValue, Attributes } from '../../model/anyvalue.js';
+import { attribute, type Attributes } from '../../model/anyvalue.js';
 import type { LogRow } from '../../model/logs.js';
 import type { DataPointRow } from '../../model/metrics.js';
 import type { SpanRow } from '../../model/traces.js';
@@ -40,7 +40,7 @@ export function compileMatch(settings: MatchSettings, side: string): { matches: 
   const allOf = (entries: readonly { key: string; value?: unknown }[] | undefined, name: string): ((attributes: Attributes) => boolean) | undefined => {
     if (entries === undefined) return undefined;
     const tests = entries.map(({ key, value }, i) => {
-      if (value === undefined) return (attributes: Attributes) => Object.hasOwn(attributes, key);
+      if (value === undefined) return (attributes: Attributes) => attribute(attributes, key) !== undefined;
       if (regexp) {
         if (typeof value !== 'string') {
           problems.push({ path: [side, name, i, 'value'], message: 'with match_type regexp, a value is a regular expression (a string)' });
@@ -53,7 +53,10 @@ export function compileMatch(settings: MatchSettings, side: string): { matches: 
         };
       }
       const expected = fromConfig(value);
-      return (attributes: Attributes) => Object.hasOwn(attributes, key) && sameValue(attributes[key] as AnyValue, expected);
+      return (attributes: Attributes) => {
+        const present = attribute(attributes, key);
+        return present !== undefined && sameValue(present, expected);
+      };
     });
     return (attributes) => tests.every((t) => t(attributes));
   };

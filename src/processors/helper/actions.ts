@@ -4,7 +4,7 @@
 // came is never changed, and one that no action changes comes back as it was.
 import { hash } from 'node:crypto';
 import Type, { type Static } from 'typebox';
-import { newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
+import { attribute, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
 import { safeRegex, UnsafeRegexError } from '../../ottl/regex.js';
 import { anyValueText } from '../../ottl/values.js';
 import type { ClientInfo, SettingsProblem } from '../../runtime/component.js';
@@ -127,9 +127,9 @@ function compileAction(a: ActionSettings): Apply | string {
       const from = a.from_attribute;
       const context = a.from_context;
       return (read, write, client) => {
-        const value = constant ?? (from !== undefined ? (Object.hasOwn(read, from) ? read[from] : undefined) : fromClient(client, context as string));
+        const value = constant ?? (from !== undefined ? attribute(read, from) : fromClient(client, context as string));
         if (value === undefined) return;
-        const present = Object.hasOwn(read, key);
+        const present = attribute(read, key) !== undefined;
         if ((action === 'insert' && present) || (action === 'update' && !present)) return;
         write()[key] = value;
       };
@@ -141,13 +141,18 @@ function compileAction(a: ActionSettings): Apply | string {
       const matching = a.pattern === undefined ? undefined : regex();
       if (typeof matching === 'string') return matching;
       const hashOf = hasher();
+      const change = (write: () => MutableAttributes, k: string, value: AnyValue): void => {
+        if (action === 'delete') delete write()[k];
+        else write()[k] = hashOf(value);
+      };
       return (read, write) => {
         // By key alone (the usual case), no scan of the keys.
-        const keys = matching === undefined ? (Object.hasOwn(read, key) ? [key] : []) : Object.keys(read).filter((k) => k === key || matching.test(k));
-        for (const k of keys) {
-          if (action === 'delete') delete write()[k];
-          else write()[k] = hashOf(read[k] as AnyValue);
+        if (matching === undefined) {
+          const value = attribute(read, key);
+          if (value !== undefined) change(write, key, value);
+          return;
         }
+        for (const k of Object.keys(read).filter((k) => k === key || matching.test(k))) change(write, k, read[k] as AnyValue);
       };
     }
     case 'extract': {
@@ -173,9 +178,10 @@ function compileAction(a: ActionSettings): Apply | string {
       const type = a.converted_type;
       if (type === undefined) return 'needs converted_type: string, int or double';
       return (read, write) => {
-        if (!Object.hasOwn(read, key)) return;
-        const value = converted(read[key] as AnyValue, type);
-        if (value !== undefined && value !== read[key]) write()[key] = value;
+        const present = attribute(read, key);
+        if (present === undefined) return;
+        const value = converted(present, type);
+        if (value !== undefined && value !== present) write()[key] = value;
       };
     }
   }

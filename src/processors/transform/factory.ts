@@ -1,8 +1,8 @@
 // The transform processor: runs its OTTL statements on every log record, span and metric data
-// point, as the Collector's, group after group. Rows are never changed in place: a row a statement
-// changes is a new one, and a resource, scope or metric changed is one new object for all the rows
-// that had it, so the batch another pipeline holds stays as it came. Only the attributes maps of
-// an exclusive batch's rows, which no one else sees, are changed in place (ottl/contexts/draft.ts).
+// point, as the Collector's, group after group. A row a statement changes is a new one, and a
+// resource, scope or metric changed is one new object for all the rows that had it, so the batch
+// another pipeline holds stays as it came. Only an exclusive batch's rows and their attributes
+// maps, which no one else sees, are changed in place (ottl/contexts/draft.ts).
 import type { Batch, RowOf } from '../../model/batch.js';
 import { withRows } from '../../model/rewrite.js';
 import type { Signal } from '../../model/signal.js';
@@ -10,7 +10,7 @@ import type { LogRow } from '../../model/logs.js';
 import type { DataPointRow, Metric } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { SpanEvent, SpanRow } from '../../model/traces.js';
-import { adoptCopies, draft, hasCopies, newCopies, withCopies, type Drafting } from '../../ottl/contexts/draft.js';
+import { adoptCopies, draft, hasCopies, held, newDraft, withCopies, type Drafting, type Origin } from '../../ottl/contexts/draft.js';
 import type { SpanEventDraft } from '../../ottl/contexts/setters.js';
 import { PermanentError } from '../../errors.js';
 import type { ProcessorFactory } from '../../runtime/component.js';
@@ -22,9 +22,9 @@ type Row = LogRow | SpanRow | DataPointRow;
 
 /**
  * `groups` run on `rows`, group after group over the whole batch as the Collector runs them; the
- * rows as they came when nothing changed. `kept`: each row's attributes map is still the one it
- * came with (changed in place at most), so that an exclusive batch stays exclusive. Throws a
- * PermanentError for a failure under propagate.
+ * rows as they came when nothing changed. `kept`: each row of an exclusive batch still holds an
+ * attributes map no one else holds (the one it came with, or one its statements made), so that
+ * the batch stays exclusive. Throws a PermanentError for a failure under propagate.
  */
 function transformed<R extends Row>(
   rows: readonly R[],
@@ -36,8 +36,14 @@ function transformed<R extends Row>(
 ): { rows: readonly R[]; kept: boolean } {
   const current = rows.slice();
   const drafted = new Array<boolean>(rows.length).fill(false);
-  const copies = newCopies();
-  const c: Drafting<R> = { row: rows[0] as R, original: rows[0] as R, drafted: false, project, copies, index: 0, owners: new Map(), exclusive, inPlace: false, cache: undefined };
+  // Of an exclusive batch's rows, changed in place: what those that took a copy of their
+  // resource, scope or metric came with, and those whose attributes map may be held elsewhere too.
+  // (No array of these a batch: filled for every row, four of them cost more than the rows' copies.)
+  const origins = new Map<R, Origin>();
+  const unheld = new Set<R>();
+  let kept = exclusive;
+  const c = newDraft(rows[0] as R, project, exclusive);
+  const copies = c.copies;
   const fail = (group: CompiledGroup<Drafting<R>>, text: string, error: unknown): void => {
     const message = error instanceof Error ? error.message : String(error);
     if (group.errorMode === 'propagate') throw new PermanentError(`transform ${id}: ${JSON.stringify(text)} failed on a row: ${message}`);
@@ -72,21 +78,24 @@ function transformed<R extends Row>(
     const seenMetrics = new Set<Metric>();
     for (let i = 0; i < rows.length; i++) {
       const original = rows[i] as R;
+      const origin: Origin = origins.size === 0 ? original : (origins.get(original) ?? original);
       if (group.context === 'metric') {
-        const metric = (original as DataPointRow).metric;
+        const metric = origin.metric as Metric;
         if (seenMetrics.has(metric)) continue;
         seenMetrics.add(metric);
       } else if (group.context === 'resource' || group.context === 'scope') {
-        const done = seen.get(original.resource);
-        if (done === true || done?.has(original.scope) === true) continue;
-        if (group.context === 'resource') seen.set(original.resource, true);
-        else if (done === undefined) seen.set(original.resource, new Set([original.scope]));
-        else done.add(original.scope);
+        const done = seen.get(origin.resource);
+        if (done === true || done?.has(origin.scope) === true) continue;
+        if (group.context === 'resource') seen.set(origin.resource, true);
+        else if (done === undefined) seen.set(origin.resource, new Set([origin.scope]));
+        else done.add(origin.scope);
       }
-      c.row = current[i] as R;
-      c.original = original;
+      const row = current[i] as R;
+      c.row = row;
       c.drafted = drafted[i] as boolean;
-      c.index = i;
+      c.origin = origin;
+      c.held = exclusive && (unheld.size === 0 || !unheld.has(original)) ? row.attributes : undefined;
+      c.madeCount = 0;
       c.cache = undefined;
       // What an earlier row changed of this one's resource, scope or metric.
       adoptCopies(c);
@@ -94,14 +103,20 @@ function transformed<R extends Row>(
       else run(group, c);
       current[i] = c.row;
       drafted[i] = c.drafted;
+      if (c.origin !== origin) origins.set(original, c.origin);
+      if (exclusive && held(c) === undefined) {
+        unheld.add(original);
+        kept = false;
+      }
     }
   }
-  if (!hasCopies(copies)) {
-    if (drafted.includes(true)) return { rows: current, kept: false };
-    return { rows: c.inPlace ? current : rows, kept: true };
+  if (hasCopies(copies)) {
+    // Rows done before their resource, scope or metric changed take the new one too.
+    for (let i = 0; i < current.length; i++) current[i] = withCopies(current[i] as R, origins.get(rows[i] as R) ?? (rows[i] as R), copies, exclusive);
+    return { rows: current, kept };
   }
-  // Rows done before their resource, scope or metric changed take the new one too.
-  return { rows: current.map((row, i) => withCopies(row, rows[i] as R, copies)), kept: false };
+  if (!exclusive && drafted.includes(true)) return { rows: current, kept: false };
+  return { rows: c.inPlace ? current : rows, kept };
 }
 
 /** `batch` with the rows the statements left. */

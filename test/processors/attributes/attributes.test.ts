@@ -68,6 +68,16 @@ describe('the attributes processor', () => {
     expect(attributesOf(out)[0]).toEqual({ user: sha256(Buffer.from('user0')), count: '42', ratio: sha256(double) });
   });
 
+  it('takes keys that plain objects inherit ("constructor", "toString") as absent until a row has them', async () => {
+    const out = await run(`actions:
+  - {key: constructor, value: made, action: insert}
+  - {key: toString, value: x, action: update}
+  - {key: hasOwnProperty, action: hash}
+  - {key: valueOf, action: delete}
+  - {key: copied, from_attribute: toString, action: upsert}`);
+    expect(attributesOf(out)[0]).toEqual({ user: 'user0', count: '42', ratio: 0.5, url: 'https://shop.example/cart/0?x=1', 'secret.token': 'abc', constructor: 'made' });
+  });
+
   it('hashes each value as it is, also when values repeat across batches and past the hashes an action remembers', async () => {
     // 5,000 values (more than an action keeps), each twice and in two batches, and a value that is not text among them.
     const value = (i: number): AnyValue => (i % 1000 === 7 ? 7n : `user${i % 5000}`);

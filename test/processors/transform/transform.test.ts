@@ -5,12 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { PermanentError } from '../../../src/errors.js';
 import { batchOf, type Batch } from '../../../src/model/batch.js';
-import type { AnyValue } from '../../../src/model/anyvalue.js';
+import type { AnyValue, Attributes } from '../../../src/model/anyvalue.js';
 import type { LogRow } from '../../../src/model/logs.js';
+import type { Scope } from '../../../src/model/resource.js';
 import type { SpanRow } from '../../../src/model/traces.js';
 import { readmeExample } from '../../helpers/processed.js';
 import { processorPipeline, processorProblems } from '../../helpers/processors.js';
-import { attrs, exclusiveCopy, logRow, RECEIVED, resource, spanBatch } from '../../helpers/rows.js';
+import { attrs, exclusiveCopy, logRow, RECEIVED, resource, scope, spanBatch } from '../../helpers/rows.js';
 
 const pipeline = (settings: string) => processorPipeline('transform', settings);
 const problems = (settings: string): string[] => processorProblems('transform', settings);
@@ -138,19 +139,76 @@ describe('the transform processor', () => {
     expect(problems('metric_statements: []')).toEqual([]);
   });
 
-  it('changes the attributes of an exclusive batch\'s rows in place and hands the rows on in a new array of an exclusive batch; a row that changes otherwise is a new one, in a batch that is not exclusive', async () => {
+  it('changes an exclusive batch\'s rows and their attributes in place and hands them on in a new array of an exclusive batch, while each row holds an attributes map no one else does', async () => {
     const batch = exclusiveCopy(logs());
     const maps = (batch.rows as LogRow[]).map((row) => row.attributes);
-    const inPlace = await pushed(`log_statements:\n  - set(log.attributes["c"], "x")\n  - replace_pattern(log.attributes["a"], "a", "z")`, batch);
+    const inPlace = await pushed(`log_statements:\n  - set(log.attributes["c"], "x")\n  - replace_pattern(log.attributes["a"], "a", "z")\n  - set(log.severity_text, "WARN")`, batch);
     expect(inPlace.out?.exclusive).toBe(true);
     expect(inPlace.out?.rows).not.toBe(batch.rows);
-    expect((inPlace.out?.rows as LogRow[]).map((row, i) => row === batch.rows[i] && row.attributes === maps[i])).toEqual([true, true, true]);
+    expect((inPlace.out?.rows as LogRow[]).map((row, i) => row === batch.rows[i] && row.attributes === maps[i] && row.severityText)).toEqual(['WARN', 'WARN', 'WARN']);
     expect(maps.map((m) => ({ ...m }))).toEqual([0, 1, 2].map((i) => ({ a: `z${i}`, b: BigInt(i), secret: 'password=hunter2 token=abc', c: 'x' })));
+    // A map the statements made in place of the one a row came with is the row's alone too.
     const again = exclusiveCopy(logs());
-    const { out } = await pushed(`log_statements:\n  - set(log.attributes["c"], "x")\n  - delete_key(log.attributes, "b")`, again);
-    expect(out?.exclusive).toBe(false);
-    expect((out?.rows as LogRow[]).map((row, i) => row === again.rows[i])).toEqual([false, false, false]);
-    expect(attributesOf(out)).toEqual([0, 1, 2].map((i) => ({ a: `a${i}`, secret: 'password=hunter2 token=abc', c: 'x' })));
+    const made = await pushed(`log_statements:\n  - set(log.attributes["c"], "x")\n  - delete_key(log.attributes, "b")\n  - set(log.attributes["d"], "y")`, again);
+    expect(made.out?.exclusive).toBe(true);
+    expect((made.out?.rows as LogRow[]).map((row, i) => row === again.rows[i])).toEqual([true, true, true]);
+    expect(attributesOf(made.out)).toEqual([0, 1, 2].map((i) => ({ a: `a${i}`, secret: 'password=hunter2 token=abc', c: 'x', d: 'y' })));
+    // A row that takes a map held elsewhere (its resource's) makes the batch one to copy on write.
+    const third = exclusiveCopy(logs());
+    const resources = (third.rows as LogRow[]).map((row) => row.resource);
+    const sharing = await pushed(`log_statements:\n  - set(log.attributes, resource.attributes) where log.attributes["a"] == "a1"`, third);
+    expect(sharing.out?.exclusive).toBe(false);
+    expect((sharing.out?.rows as LogRow[]).map((row, i) => row === third.rows[i] && row.attributes === resources[i]?.attributes)).toEqual([false, true, false]);
+  });
+
+  it('keeps a map one group made for a row as the row\'s own in the next groups, and never changes in place one it also put elsewhere', async () => {
+    const settings = `log_statements:
+  - statements: ['delete_key(log.attributes, "b")']
+  - statements: ['set(log.attributes["c"], "x")', 'set(resource.attributes["kept"], log.attributes) where log.attributes["a"] == "a0"']
+  - statements: ['set(log.attributes["d"], "y")']`;
+    const { out, batch } = await run(settings);
+    const expected = (i: number): Record<string, AnyValue> => ({ a: `a${i}`, secret: 'password=hunter2 token=abc', c: 'x', d: 'y' });
+    expect(attributesOf(out)).toEqual([0, 1, 2].map(expected));
+    // The resource took the map as it was when it was set, and keeps it so.
+    const rows = out?.rows as LogRow[];
+    expect({ ...(rows[0]?.resource.attributes['kept'] as Attributes) }).toEqual({ a: 'a0', secret: 'password=hunter2 token=abc', c: 'x' });
+    expect(rows[1]?.resource).toBe(rows[0]?.resource);
+    expect(attributesOf(batch)).toEqual([0, 1, 2].map((i) => ({ a: `a${i}`, b: BigInt(i), secret: 'password=hunter2 token=abc' })));
+    const exclusive = exclusiveCopy(logs());
+    const inPlace = (await pushed(settings, exclusive)).out;
+    expect([inPlace?.exclusive, (inPlace?.rows as LogRow[]).every((row, i) => row === exclusive.rows[i])]).toEqual([true, true]);
+  });
+
+  it('gives an exclusive batch\'s rows, changed in place, the one new resource their statements made (changed by each of them), and leaves the resource that came as it was', async () => {
+    const sc = scope();
+    const batch = exclusiveCopy(logs());
+    for (const row of batch.rows as LogRow[]) (row as { scope: Scope }).scope = sc;
+    const before = (batch.rows as LogRow[]).map((row) => row.resource);
+    const { out } = await pushed(`log_statements:\n  - set(resource.attributes["region"], "eu") where log.attributes["a"] == "a1"\n  - set(scope.name, "renamed") where log.attributes["a"] == "a1"`, batch);
+    const rows = out?.rows as LogRow[];
+    expect(rows.map((row, i) => row === batch.rows[i])).toEqual([true, true, true]);
+    // The scope of the resource changed: row 0 takes its new one too, row 2 (another resource) not.
+    expect(rows.map((row) => row.scope.name)).toEqual(['renamed', 'renamed', 'app.logger']);
+    expect(sc.name).toBe('app.logger');
+    // Row 0, done before row 1 changed their resource, takes the new one too; row 2 had another.
+    expect(rows.map((row, i) => row.resource === before[i])).toEqual([false, false, true]);
+    expect(rows[0]?.resource).toBe(rows[1]?.resource);
+    expect(rows.map((row) => row.resource.attributes['region'])).toEqual(['eu', 'eu', undefined]);
+    expect(before.map((r) => r?.attributes['region'])).toEqual([undefined, undefined, undefined]);
+    // A row after the one that changed them reads the new ones, in place or not (one group: its
+    // statements run on a row, then on the next).
+    const shared = logs();
+    const rows2 = (shared.rows as LogRow[]).map((row) => ({ ...row, scope: sc }));
+    const reading = await run(
+      `log_statements:
+  - context: log
+    statements:
+      - set(resource.attributes["region"], "eu") where attributes["a"] == "a0"
+      - set(scope.name, "renamed") where attributes["a"] == "a0"
+      - set(attributes["read"], Concat([resource.attributes["region"], scope.name], " "))`,
+      batchOf('logs', 'shop', RECEIVED, rows2),
+    );
+    expect(attributesOf(reading.out).map((a) => a['read'])).toEqual(['eu renamed', 'eu renamed', '<nil> app.logger']);
   });
 
   it('hands on the batch itself when no statement changes a row', async () => {
