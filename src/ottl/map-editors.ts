@@ -1,5 +1,6 @@
 // The editors that reshape a map or a list at a path, as the Collector's: limit, merge_maps,
-// flatten and append. A map that came with the batch is never changed: a new one is set.
+// flatten and append. A map is changed in place only where the row owns it (contexts/draft.ts:
+// owns(), through writable()); any other is left as it is and a new one is set.
 import { newAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../model/anyvalue.js';
 import { get, path, type Getter } from './arguments.js';
 import { copiedIfMadeHere } from './contexts/draft.js';
