@@ -51,19 +51,19 @@ function transformed<R extends Row>(
   };
   /** The group's statements on the row (or event) `c` is at, when its conditions let them. */
   const run = (group: CompiledGroup<Drafting<R>>, at: Drafting<R>): void => {
-    let applies = group.conditions.length === 0;
-    for (const condition of group.conditions) {
+    const { conditions, statements } = group;
+    let applies = conditions.length === 0;
+    for (let k = 0; k < conditions.length && !applies; k++) {
+      const condition = conditions[k] as CompiledGroup<Drafting<R>>['conditions'][number];
       try {
-        if (condition.matches(at)) {
-          applies = true;
-          break;
-        }
+        applies = condition.matches(at);
       } catch (error) {
         fail(group, condition.text, error);
       }
     }
     if (!applies) return;
-    for (const statement of group.statements) {
+    for (let k = 0; k < statements.length; k++) {
+      const statement = statements[k] as CompiledGroup<Drafting<R>>['statements'][number];
       try {
         statement.run(at);
       } catch (error) {
@@ -74,16 +74,19 @@ function transformed<R extends Row>(
   for (const group of groups) {
     // A resource's or scope's statements run once for each one in the batch (a scope of each
     // resource), a metric's once for each metric.
+    const perMetric = group.context === 'metric';
+    const perShared = group.context === 'resource' || group.context === 'scope';
+    const perEvent = group.context === 'spanevent';
     const seen = new Map<Resource, Set<Scope> | true>();
     const seenMetrics = new Set<Metric>();
     for (let i = 0; i < rows.length; i++) {
       const original = rows[i] as R;
       const origin: Origin = origins.size === 0 ? original : (origins.get(original) ?? original);
-      if (group.context === 'metric') {
+      if (perMetric) {
         const metric = origin.metric as Metric;
         if (seenMetrics.has(metric)) continue;
         seenMetrics.add(metric);
-      } else if (group.context === 'resource' || group.context === 'scope') {
+      } else if (perShared) {
         const done = seen.get(origin.resource);
         if (done === true || done?.has(origin.scope) === true) continue;
         if (group.context === 'resource') seen.set(origin.resource, true);
@@ -99,7 +102,7 @@ function transformed<R extends Row>(
       c.cache = undefined;
       // What an earlier row changed of this one's resource, scope or metric.
       adoptCopies(c);
-      if (group.context === 'spanevent') eachEvent(c as unknown as SpanEventDraft, () => run(group, c));
+      if (perEvent) eachEvent(c as unknown as SpanEventDraft, () => run(group, c));
       else run(group, c);
       current[i] = c.row;
       drafted[i] = c.drafted;
