@@ -41,6 +41,9 @@ function transformed<R extends Row>(
   // (No array of these a batch: filled for every row, four of them cost more than the rows' copies.)
   const origins = new Map<R, Origin>();
   const unheld = new Set<R>();
+  // Of a batch that is not exclusive: the rows whose attributes map, in their copy of the row, is
+  // one their statements made, which later groups change in place too.
+  const holding = new Set<R>();
   let kept = exclusive;
   const c = newDraft(rows[0] as R, project, exclusive);
   const copies = c.copies;
@@ -97,7 +100,8 @@ function transformed<R extends Row>(
       c.row = row;
       c.drafted = drafted[i] as boolean;
       c.origin = origin;
-      c.held = exclusive && (unheld.size === 0 || !unheld.has(original)) ? row.attributes : undefined;
+      if (exclusive) c.held = unheld.size === 0 || !unheld.has(original) ? row.attributes : undefined;
+      else c.held = holding.size !== 0 && holding.has(original) ? row.attributes : undefined;
       c.madeCount = 0;
       c.cache = undefined;
       // What an earlier row changed of this one's resource, scope or metric.
@@ -107,9 +111,13 @@ function transformed<R extends Row>(
       current[i] = c.row;
       drafted[i] = c.drafted;
       if (c.origin !== origin) origins.set(original, c.origin);
-      if (exclusive && held(c) === undefined) {
+      const holds = held(c) !== undefined;
+      if (exclusive && !holds) {
         unheld.add(original);
         kept = false;
+      } else if (!exclusive && holds !== (c.held !== undefined)) {
+        if (holds) holding.add(original);
+        else holding.delete(original);
       }
     }
   }
