@@ -100,12 +100,12 @@ describe('editors', () => {
     expect([Object.keys(own), own['constructor'], own['__proto__'], own['seen']]).toEqual([['constructor', '__proto__', 'seen'], 'y', 'p', 'x,<nil>,p']);
   });
 
+  // No time limit of its own: a second here, and a matcher that backtracks would not finish within
+  // the suite's 30 s timeout (vitest.config.ts) on this megabyte, however loaded the machine.
   it('matches a glob against a megabyte in one walk per alternative', () => {
     const value = 'a'.repeat(1 << 20);
-    const started = performance.now();
     const out = run(['replace_match(attributes["a"], "*{a,aa,aaa,aaaa}{a,aa,aaa,aaaa}{a,b}a?a?a?a?a?a?a?a?b*", "hi")'], baseRow({ a: value }));
     expect(out.attributes.a).toBe(value);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('flattens 100 levels of nesting, and no more', () => {

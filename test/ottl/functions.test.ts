@@ -151,13 +151,13 @@ describe('converters', () => {
     expect(valueOf(`UnixNano(Unix(0) + ${expression})`)).toBe(BigInt(nanos));
   });
 
+  // No time limit of its own: reading the text again for each digit would not finish within the
+  // suite's 30 s timeout (vitest.config.ts) on this megabyte, however loaded the machine.
   it('refuses a megabyte of digits in a duration at once, quoting only the start of it', () => {
     const text = `${'1'.repeat(1 << 20)}s`;
-    const started = performance.now();
     const act = (): unknown => valueOf('Duration(attributes["d"])', { d: text });
     expect(act).toThrow(OttlRuntimeError);
     expect(act).toThrow(`…(${text.length} bytes)`);
-    expect(performance.now() - started).toBeLessThan(1000);
     let message = '';
     try {
       act();

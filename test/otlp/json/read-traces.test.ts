@@ -143,11 +143,11 @@ describe('the JSON traces reader: what it skips', () => {
     ['a key given twice', (inner: string) => `{"kvlistValue":{"values":[{"value":${inner},"key":"a","key":"b"}]}}`],
     ['a second kind of value', (inner: string) => `{"kvlistValue":{"values":[{"key":"a","value":${inner}}]},"arrayValue":null}`],
   ])('reads an attribute nested with %s at every level in time linear in the body, each value once', (_what, level) => {
-    // Reading a value again at each level would double the time with each level (22 levels: 4 million times).
+    // Reading a value again at each level would double the time with each level (22 levels: 4 million
+    // times), far past the suite's 30 s timeout (vitest.config.ts) however loaded the machine: no
+    // time limit of its own.
     let value = '{"stringValue":"x"}';
     for (let i = 0; i < 22; i++) value = level(value);
-    const started = performance.now();
     expect(only(fromJson(withIds(`"attributes":[{"key":"deep","value":${value}}]`))).attributes['deep']).toEqual(expect.anything());
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
