@@ -49,8 +49,9 @@ export interface Drafting<R extends Grouped> {
   /** The batch is exclusive (model/batch.ts): its rows are changed in place. */
   readonly exclusive: boolean;
   /**
-   * The attributes map the row holds alone and may change in place: in an exclusive batch the one
-   * it came with, then any map this row's statements made for it (held()).
+   * The attributes map the row holds alone and may change in place: the one an exclusive batch's
+   * row came with, or one the row's statements made for it at an earlier visit and left there
+   * (held()); none for a row of a batch that is not exclusive until then.
    */
   held: Attributes | undefined;
   /**
