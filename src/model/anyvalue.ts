@@ -70,8 +70,8 @@ export function deeper<T>(depth: { now: number }, refuse: (message: string) => E
 /**
  * The value of `key` in `map`, undefined when it has none. A plain read is exact: an
  * AttributesObject's prototype has no members, and no value is undefined. (Object.hasOwn() before
- * the read, as the processors had it, was a builtin call each, a tenth of what the bench's
- * processor chain cost.)
+ * the read, as the processors had it, was a builtin call each: without it the bench's processor
+ * chain runs 5 % fewer instructions.)
  */
 export function attribute(map: Attributes, key: string): AnyValue | undefined {
   return map[key];
