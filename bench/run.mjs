@@ -14,6 +14,7 @@ import { generateKey } from '../dist/auth/key.js';
 import { writeKeysFile } from '../dist/auth/keysfile.js';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { gzip, otlpJson, otlpProtobuf, simpleJson } from './payloads.mjs';
+import { PROCESSORS } from './processors.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -114,28 +115,10 @@ const grpcNop = (dir, workers) =>
 // ceiling. `sink`: it forwards to a sink of its own, started with it. `workloads`: the only
 // workloads it runs (the bench must stay under ten minutes; [] for none: the forwarding rounds).
 // `grpc`: it is sent to over OTLP/gRPC (bench/grpc-loadgen.mjs) and compared with nop over HTTP.
-/**
- * A filter processor ahead of nop with three conditions of the kind users write (none matches the
- * bench's records, so every condition is evaluated on every record, the regex included).
- */
+/** The bench's processors (processors.mjs), those named in this order ahead of nop. */
 const processed = (processors) => (dir, workers) =>
   `extensions: {apikeyauth: {keys_file: ${keysFile}}}\nreceivers: {ingest: {endpoint: "127.0.0.1:0", auth: {authenticator: apikeyauth}}}\nexporters: {nop: }\n` +
-  `processors:\n  filter:\n    logs:\n      log_record:\n` +
-  `        - 'attributes["url.path"] == "/health"'\n` +
-  `        - 'severity_number < SEVERITY_NUMBER_INFO and severity_number != SEVERITY_NUMBER_UNSPECIFIED'\n` +
-  `        - 'IsMatch(body, "^(DEBUG|TRACE) ")'\n` +
-  `  attributes:\n    actions:\n` +
-  `      - {key: deployment.environment.name, value: production, action: insert}\n` +
-  `      - {key: http.request.method, action: hash}\n` +
-  `  transform:\n    log_statements:\n` +
-  `      - 'set(log.attributes["deployment.environment"], "prod")'\n` +
-  `      - 'replace_pattern(log.attributes["url.path"], "/[0-9]+$", "/{id}")'\n` +
-  `      - 'delete_key(log.attributes, "duration_ms")'\n` +
-  // The redaction README's example values: card numbers, e-mail addresses, bearer tokens.
-  `  redaction:\n    allow_all_keys: true\n    blocked_values:\n` +
-  `      - '\\b(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|3[47][0-9]{13})\\b'\n` +
-  `      - '\\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}\\b'\n` +
-  `      - '[Bb]earer [A-Za-z0-9._~+/=-]+'\n` +
+  PROCESSORS +
   `service:\n  workers: ${workers}\n  extensions: [apikeyauth]\n  pipelines:\n    logs: {receivers: [ingest], processors: [${processors.join(', ')}], exporters: [nop]}\n`;
 
 const PIPELINES = {
