@@ -44,7 +44,8 @@ async function main() {
       const out = join(dir, `callgrind.${batches}.out`);
       const env = { ...process.env, INSTRUCTIONS_CHILD: '1', WORK: values.work, WARM: values.warm, BATCHES: String(batches), DIST: dist };
       const args = ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', '--perf-basic-prof', process.argv[1]];
-      const done = spawnSync('valgrind', args, { env, encoding: 'utf8', maxBuffer: 64 << 20 });
+      // In the scratch folder: --perf-basic-prof also writes V8's log to the working folder.
+      const done = spawnSync('valgrind', args, { env, cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 });
       if (done.error !== undefined) throw new Error(`valgrind: ${done.error.message} (apt-get install -y valgrind)`);
       const collected = /Collected : (\d+)/.exec(done.stderr);
       if (done.status !== 0 || collected === null) throw new Error(`the work under valgrind failed:\n${done.stderr.slice(-2000)}`);
