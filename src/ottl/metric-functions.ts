@@ -3,7 +3,7 @@
 // which read the attributes of a metric's points, and the transform processor's editors that change
 // a metric's type (processor/transformprocessor/internal/metrics). The Collector's other metric
 // editors are named, so that a statement using one is refused with that said.
-import type { Attributes } from '../model/anyvalue.js';
+import { attribute, type Attributes } from '../model/anyvalue.js';
 import type { DataPointRow } from '../model/metrics.js';
 import type { Converter } from './arguments.js';
 import { draftMetric, type Drafting } from './contexts/draft.js';
@@ -21,9 +21,9 @@ interface WithPoints {
 function pointsHave(points: readonly DataPointRow[], key: string, expected: string | undefined): boolean {
   for (const point of points) {
     const attributes: Attributes = point.attributes;
-    if (!Object.hasOwn(attributes, key)) continue;
+    const value = attribute(attributes, key);
+    if (value === undefined) continue;
     if (expected === undefined) return true;
-    const value = attributes[key];
     return (typeof value === 'string' ? value : '') === expected;
   }
   return false;

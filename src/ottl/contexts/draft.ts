@@ -4,7 +4,7 @@
 // Collector's statements change a resource that all the records under it share. An exclusive
 // batch's rows (model/batch.ts) are nobody else's: they, and the attributes map each came with,
 // are changed in place instead.
-import { isAttributes, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
+import { attribute, isAttributes, newAttributes, withAttributes, type AnyValue, type Attributes, type MutableAttributes } from '../../model/anyvalue.js';
 import type { Metric } from '../../model/metrics.js';
 import type { Resource, Scope } from '../../model/resource.js';
 import type { Key } from '../ast.js';
@@ -262,7 +262,7 @@ export function setIn(value: AnyValue, keys: readonly Key[], item: AnyValue, at 
   if (key.kind === 'string') {
     if (value !== null && !isAttributes(value)) throw new OttlRuntimeError(`cannot set "${key.value}" in a ${typeName(value)}: only a map takes a string key`);
     const copy: MutableAttributes = value === null ? newAttributes() : withAttributes(value);
-    copy[key.value] = at + 1 === keys.length ? item : setIn(Object.hasOwn(copy, key.value) ? (copy[key.value] as AnyValue) : null, keys, item, at + 1);
+    copy[key.value] = at + 1 === keys.length ? item : setIn(attribute(copy, key.value) ?? null, keys, item, at + 1);
     return copy;
   }
   if (!Array.isArray(value)) throw new OttlRuntimeError(`cannot set [${key.value}] in a ${typeName(value)}: only a slice takes an integer key`);
