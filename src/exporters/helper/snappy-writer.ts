@@ -44,6 +44,8 @@ export class SnappyWriter extends Output {
   private copyLength = 0;
   /** Where the gathered copy lands; the copy is open only while nothing else is written, so it ends at `length`. */
   private copyTo = 0;
+  /** Positions in `buf` held for lengths written once known (hold(), fill()), innermost last: they move with their literal's bytes. */
+  private readonly holds: number[] = [];
 
   /** Starts a new block, keeping the buffer. */
   start(): void {
@@ -51,6 +53,27 @@ export class SnappyWriter extends Output {
     this.length = 0;
     this.literalAt = -1;
     this.copyFrom = -1;
+    this.holds.length = 0;
+  }
+
+  /**
+   * Holds `at`, a position inside the open literal where room was kept for a length not known
+   * yet (a message's, ahead of its fields): fill() writes it there, wherever the literal's bytes
+   * have moved by then. Holds nest: fill() fills the last one held.
+   */
+  hold(at: number): void {
+    this.holds.push(at);
+  }
+
+  /** Writes `n` as a varint of exactly `width` bytes (padded, as protobuf's readers take it) where the last hold is, and lets it go. */
+  fill(n: number, width: number): void {
+    const at = this.holds.pop() as number;
+    const { buf } = this;
+    for (let i = 0; i < width - 1; i++) {
+      buf[at + i] = (n & 0x7f) | 0x80;
+      n = Math.floor(n / 128);
+    }
+    buf[at + width - 1] = n;
   }
 
   /**
@@ -196,10 +219,12 @@ export class SnappyWriter extends Output {
     // bytes, so in the least room): its head never needs less room than it has.
     const head = literalHead(size);
     if (head > room) {
-      // It grew past what its head had room for: its bytes move up.
+      // It grew past what its head had room for: its bytes move up, and the positions held in them.
       this.ensure(head - room);
       this.buf.copyWithin(at + head, at + room, this.pos);
       this.pos += head - room;
+      const { holds } = this;
+      for (let i = holds.length - 1; i >= 0 && (holds[i] as number) >= at; i--) holds[i] = (holds[i] as number) + head - room;
     }
     const { buf } = this;
     if (head === 1) buf[at] = (size - 1) << 2;

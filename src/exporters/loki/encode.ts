@@ -34,11 +34,14 @@ const MAX_KEPT_TEXT = 64;
 /** Values of up to this many bytes, not kept, have their pair's head (its tag and lengths, the key's field) kept, one per length. */
 const MAX_HEAD_TEXT = 64;
 /**
- * Entries, or metadata items, of one stream the scratch arrays keep room for between batches at
- * most (a batch of 1,000 records has about 10,000 items): after a larger one they are let go, with
- * what they hold.
+ * Bytes kept ahead of a stream's entries for its length, and ahead of an entry's fields for the
+ * entry's, each written once what follows is (SnappyWriter.fill, a padded varint): an entry is
+ * written in one pass, not measured first. Three bytes take an entry of up to 2 MiB; a batch with a
+ * longer one is written again with WIDE_ENTRY.
  */
-const MAX_SCRATCH = 65_536;
+const STREAM_LENGTH = 5;
+const ENTRY_LENGTH = 3;
+const WIDE_ENTRY = 5;
 /** Text written through a Buffer of its own above this: a Snappy literal holds 64 KiB at most. */
 const LONG_TEXT = 16 * 1024;
 
@@ -161,24 +164,7 @@ export class PushEncoder {
   private nextSecond = 0n;
   private seconds = 0;
 
-  // Scratch, per entry of the stream being written: measured first (a stream's length comes before
-  // its entries), then written. Reused from stream to stream and batch to batch: emptied and grown
-  // again for every batch, they and the streams' own arrays cost about a twentieth of encoding.
-  // They hold what the largest batch since they were last let go put in them (MAX_SCRATCH).
-  private readonly lines: string[] = [];
-  private readonly lineBytes: number[] = [];
-  private readonly entrySeconds: number[] = [];
-  private readonly entryNanos: number[] = [];
-  private readonly entrySizes: number[] = [];
-  private readonly entryShared: (Written | undefined)[] = [];
-  /** Where each entry's pairs end in `items`. */
-  private readonly pairsEnd: number[] = [];
-  /** The entries' metadata: fields kept (bytes -1), or a key whose value (text, bytes) is written as it comes. */
-  private readonly items: (Fields | Key)[] = [];
-  private readonly texts: string[] = [];
-  private readonly textBytes: number[] = [];
-  private count = 0;
-  /** The attribute names of the record measured last, in its order, and their keys. */
+  /** The attribute names of the record written last, in its order, and their keys. */
   private readonly lastNames: string[] = [];
   private readonly lastKeys: Key[] = [];
 
@@ -197,13 +183,21 @@ export class PushEncoder {
    */
   encode(rows: readonly LogRow[], receivedUnixNano: bigint): Buffer {
     if (this.kept > this.keep) this.forget();
+    const streams = this.streams(rows, receivedUnixNano);
+    // WIDE_ENTRY takes 32 GiB, more than the text of any record.
+    return this.written(streams, receivedUnixNano, ENTRY_LENGTH) ?? (this.written(streams, receivedUnixNano, WIDE_ENTRY) as Buffer);
+  }
+
+  /** The frame of `streams`, their entries' lengths `width` bytes each; undefined when an entry is longer than that takes. */
+  private written(streams: readonly Stream[], receivedUnixNano: bigint, width: number): Buffer | undefined {
+    // A new block number each time: nothing is copied from a block given up.
     const block = ++this.blocks;
     const w = this.writer;
     w.start();
-    for (const stream of this.streams(rows, receivedUnixNano)) this.writeStream(w, block, stream, receivedUnixNano);
+    let written = true;
+    for (let i = 0; i < streams.length && written; i++) written = this.writeStream(w, block, streams[i] as Stream, receivedUnixNano, width);
     this.shared = this.sharedResource = this.sharedScope = undefined;
-    if (this.lines.length > MAX_SCRATCH || this.items.length > MAX_SCRATCH) this.letScratchGo();
-    return w.block(FRAME);
+    return written ? w.block(FRAME) : undefined;
   }
 
   /** The batch's streams, each in time order. Most batches are one stream, in order: then no copy is made. */
@@ -249,93 +243,80 @@ export class PushEncoder {
     return [...streams.values()].map((s) => ({ labels: s.labels, rows: s.ordered ? s.rows : inTimeOrder(s.rows, receivedUnixNano) }));
   }
 
-  private writeStream(w: SnappyWriter, block: number, stream: Stream, receivedUnixNano: bigint): void {
+  /** Writes a stream, its entries of `width` bytes' length at most; false, with the block left unfinished, for an entry longer than that. */
+  private writeStream(w: SnappyWriter, block: number, stream: Stream, receivedUnixNano: bigint, width: number): boolean {
     const { rows } = stream;
-    const n = rows.length;
-    this.count = 0;
     const labelBytes = utf8Length(stream.labels);
-    let size = fieldSize(labelBytes);
-    for (let i = 0; i < n; i++) {
-      const row = rows[i] as LogRow;
-      const entry = this.measure(row, timeOf(row, receivedUnixNano), i);
-      this.entrySizes[i] = entry;
-      size += fieldSize(entry);
-    }
-    const head = w.room(1 + varintSize(size) + 1 + varintSize(labelBytes));
-    let p = head;
-    w.buf[p++] = 0x0a;
-    p = putVarint(w.buf, p, size);
-    w.buf[p++] = 0x0a;
-    w.pos = putVarint(w.buf, p, labelBytes);
+    const headBytes = 1 + STREAM_LENGTH + 1 + varintSize(labelBytes);
+    let at = w.room(headBytes);
+    w.buf[at++] = 0x0a;
+    w.hold(at);
+    at += STREAM_LENGTH;
+    w.buf[at++] = 0x0a;
+    w.pos = putVarint(w.buf, at, labelBytes);
+    const start = w.length - headBytes + 1 + STREAM_LENGTH;
     writeText(w, stream.labels, labelBytes);
-    let item = 0;
-    for (let i = 0; i < n; i++) {
-      const seconds = this.entrySeconds[i] as number;
-      const nanos = this.entryNanos[i] as number;
-      const line = this.lineBytes[i] as number;
-      const entry = this.entrySizes[i] as number;
-      const time = timeSize(seconds, nanos);
-      // The line in the same room as the entry's head (so the literal's head has room for both
-      // from the start), unless it is long enough to go its own way.
-      const inRoom = line <= LONG_TEXT ? line : 0;
-      let at = w.room(1 + varintSize(entry) + 2 + time + 1 + varintSize(line) + inRoom);
-      const buf = w.buf;
-      buf[at++] = 0x12;
-      at = putVarint(buf, at, entry);
-      buf[at++] = 0x0a;
-      buf[at++] = time;
-      if (seconds !== 0) {
-        buf[at++] = 0x08;
-        at = putVarint(buf, at, seconds);
-      }
-      if (nanos !== 0) {
-        buf[at++] = 0x10;
-        at = putVarint(buf, at, nanos);
-      }
-      buf[at++] = 0x12;
-      at = putVarint(buf, at, line);
-      if (inRoom === line) {
-        putText(buf, at, this.lines[i] as string, line);
-        w.pos = at + line;
-      } else {
-        w.pos = at;
-        writeText(w, this.lines[i] as string, line);
-      }
-      const shared = this.entryShared[i];
-      if (shared !== undefined) w.again(shared, block);
-      const end = this.pairsEnd[i] as number;
-      for (; item < end; item++) this.writePair(w, block, item);
+    const longest = 128 ** width;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as LogRow;
+      const entryStart = this.writeEntryHead(w, row, timeOf(row, receivedUnixNano), width);
+      if (this.metadata) this.writeMetadata(w, block, row);
+      const entry = w.length - entryStart;
+      if (entry >= longest) return false;
+      w.fill(entry, width);
     }
+    w.fill(w.length - start, STREAM_LENGTH);
+    return true;
   }
 
-  /** Works out entry `i` of the stream (its time, line and metadata) and says its size. */
-  private measure(row: LogRow, time: bigint, i: number): number {
+  /** Writes an entry's tag, the room held for its length, its time and its line; says where its fields start. */
+  private writeEntryHead(w: SnappyWriter, row: LogRow, time: bigint, width: number): number {
     if (time < this.second || time >= this.nextSecond) {
       const seconds = time / NANOS_PER_SECOND;
       this.seconds = Number(seconds);
       this.second = seconds * NANOS_PER_SECOND;
       this.nextSecond = this.second + NANOS_PER_SECOND;
     }
+    const seconds = this.seconds;
     const nanos = Number(time - this.second);
-    this.entrySeconds[i] = this.seconds;
-    this.entryNanos[i] = nanos;
     const line = lineOf(this.format, row);
     const lineBytes = utf8Length(line);
-    this.lines[i] = line;
-    this.lineBytes[i] = lineBytes;
-    let size = 2 + timeSize(this.seconds, nanos) + fieldSize(lineBytes);
-    if (this.metadata) {
-      const shared = this.sharedOf(row.resource, row.scope);
-      this.entryShared[i] = shared;
-      size += shared.bytes.length;
-      size += this.measurePairs(row);
-    } else this.entryShared[i] = undefined;
-    this.pairsEnd[i] = this.count;
-    return size;
+    const timeBytes = timeSize(seconds, nanos);
+    // The line in the same room as the entry's head (so the literal's head has room for both from
+    // the start), unless it is long enough to go its own way.
+    const inRoom = lineBytes <= LONG_TEXT ? lineBytes : 0;
+    const headBytes = 1 + width + 2 + timeBytes + 1 + varintSize(lineBytes);
+    let at = w.room(headBytes + inRoom);
+    const start = w.length - headBytes - inRoom + 1 + width;
+    const buf = w.buf;
+    buf[at++] = 0x12;
+    w.hold(at);
+    at += width;
+    buf[at++] = 0x0a;
+    buf[at++] = timeBytes;
+    if (seconds !== 0) {
+      buf[at++] = 0x08;
+      at = putVarint(buf, at, seconds);
+    }
+    if (nanos !== 0) {
+      buf[at++] = 0x10;
+      at = putVarint(buf, at, nanos);
+    }
+    buf[at++] = 0x12;
+    at = putVarint(buf, at, lineBytes);
+    if (inRoom === lineBytes) {
+      putText(buf, at, line, lineBytes);
+      w.pos = at + lineBytes;
+    } else {
+      w.pos = at;
+      writeText(w, line, lineBytes);
+    }
+    return start;
   }
 
-  private measurePairs(row: LogRow): number {
-    let size = 0;
+  /** Writes an entry's structured metadata: its resource's and scope's, its attributes', its ids and its severity. */
+  private writeMetadata(w: SnappyWriter, block: number, row: LogRow): void {
+    w.again(this.sharedOf(row.resource, row.scope), block);
     const attributes = row.attributes;
     // Records mostly have the same keys in the same order as the record before: a name that was
     // at this place has the key it had, without a lookup. (for-in, not Object.keys(): no array a
@@ -351,19 +332,18 @@ export class PushEncoder {
         lastNames[i] = name;
         lastKeys[i] = key;
       }
-      if (!key.skip) size += this.add(key, attributes[name] as AnyValue);
+      if (!key.skip) this.writeValue(w, block, key, attributes[name] as AnyValue);
       i++;
     }
     // Ids are lower-case hex (LogRow): a byte a character.
-    if (row.traceId !== '') size += this.addText(this.traceId, row.traceId, row.traceId.length);
-    if (row.spanId !== '') size += this.addText(this.spanId, row.spanId, row.spanId.length);
+    if (row.traceId !== '') this.writeTextPair(w, block, this.traceId, row.traceId, row.traceId.length);
+    if (row.spanId !== '') this.writeTextPair(w, block, this.spanId, row.spanId, row.spanId.length);
     const severity = this.severity(row);
-    if (severity.bytes.length > 0) size += this.addFields(severity);
-    return size;
+    if (severity.bytes.length > 0) this.writeFields(w, block, severity);
   }
 
-  /** Adds the pair of `key` and `value` to the entry's metadata; says its size (0 for a value that is none). */
-  private add(key: Key, value: AnyValue): number {
+  /** Writes the pair of `key` and `value`: a pair kept, else the value as it comes; nothing for a value that is none. */
+  private writeValue(w: SnappyWriter, block: number, key: Key, value: AnyValue): void {
     const values = key.values;
     if (values !== undefined && typeof value !== 'object' && (typeof value !== 'string' || value.length <= MAX_KEPT_TEXT)) {
       // Most values are the value the key had in the record before.
@@ -372,50 +352,33 @@ export class PushEncoder {
         pair = values.get(value) ?? this.newPair(key, value);
         key.last = pair;
       }
-      if (pair !== undefined) return this.addFields(pair);
+      if (pair !== undefined) {
+        this.writeFields(w, block, pair);
+        return;
+      }
     }
     const text = valueText(value);
-    return text === undefined ? 0 : this.addText(key, text, utf8Length(text));
+    if (text !== undefined) this.writeTextPair(w, block, key, text, utf8Length(text));
   }
 
-  private addFields(fields: Fields): number {
-    const n = this.count;
-    this.items[n] = fields;
-    this.textBytes[n] = -1;
-    this.count = n + 1;
-    return fields.bytes.length;
-  }
-
-  /** Adds the pair of `key` and `text`, of `bytes` bytes in UTF-8, written as it comes; says its size. */
-  private addText(key: Key, text: string, bytes: number): number {
-    const n = this.count;
-    this.items[n] = key;
-    this.texts[n] = text;
-    this.textBytes[n] = bytes;
-    this.count = n + 1;
-    return fieldSize(key.bytes.length + fieldSize(bytes) - 1);
-  }
-
-  private writePair(w: SnappyWriter, block: number, item: number): void {
-    const bytes = this.textBytes[item] as number;
-    if (bytes < 0) {
-      const fields = this.items[item] as Fields;
-      w.again(fields, block);
-      // The key's bytes inside them, for the next value of the key that is not kept.
-      if (fields.key !== undefined) {
-        fields.key.block = block;
-        fields.key.at = fields.at + fields.keyAt;
-      }
-      return;
+  private writeFields(w: SnappyWriter, block: number, fields: Fields): void {
+    w.again(fields, block);
+    // The key's bytes inside them, for the next value of the key that is not kept.
+    if (fields.key !== undefined) {
+      fields.key.block = block;
+      fields.key.at = fields.at + fields.keyAt;
     }
-    const key = this.items[item] as Key;
+  }
+
+  /** Writes the pair of `key` and `text`, of `bytes` bytes in UTF-8, as it comes. */
+  private writeTextPair(w: SnappyWriter, block: number, key: Key, text: string, bytes: number): void {
     if (bytes <= MAX_HEAD_TEXT) {
       const head = key.heads[bytes] ?? this.newHead(key, bytes);
       w.again(head, block);
       // The key's bytes inside it, for a value of the key that has no head.
       key.block = block;
       key.at = head.at + head.keyAt;
-      writeText(w, this.texts[item] as string, bytes);
+      writeText(w, text, bytes);
       return;
     }
     const inner = key.bytes.length + varintSize(bytes) + bytes;
@@ -425,7 +388,7 @@ export class PushEncoder {
     w.again(key, block);
     at = w.room(varintSize(bytes));
     w.pos = putVarint(w.buf, at, bytes);
-    writeText(w, this.texts[item] as string, bytes);
+    writeText(w, text, bytes);
   }
 
   private key(name: string): Key {
@@ -515,10 +478,6 @@ export class PushEncoder {
     }
     this.lastSeverity = severity;
     return severity;
-  }
-
-  private letScratchGo(): void {
-    for (const scratch of [this.lines, this.lineBytes, this.entrySeconds, this.entryNanos, this.entrySizes, this.entryShared, this.pairsEnd, this.items, this.texts, this.textBytes]) scratch.length = 0;
   }
 
   private forget(): void {

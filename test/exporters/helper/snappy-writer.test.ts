@@ -123,6 +123,31 @@ describe('SnappyWriter', () => {
     expect(block(a(200), a(100))).toEqual([0xac, 0x02, 61 << 2, 299 & 0xff, 1, ...a(300)]);
   });
 
+  it('fills the lengths it held where their bytes went, also after their literal moved up', () => {
+    const w = new SnappyWriter();
+    w.start();
+    // Outer length held in a literal opened for 4 bytes, inner one in the same literal; the
+    // literal then grows to 81 bytes, so it closes (at the copy) with its bytes one further up.
+    let at = w.room(4);
+    w.buf[at] = 0x0a;
+    w.hold(at + 1);
+    w.pos = at + 4;
+    at = w.room(4);
+    w.buf[at] = 0x12;
+    w.hold(at + 1);
+    w.buf[at + 3] = 0x2a;
+    w.pos = at + 4;
+    w.bytes(Buffer.alloc(73, 0x61));
+    w.copy(8, 4);
+    w.fill(300, 2);
+    w.fill(16_384, 3);
+    const decoded = snappyDecodeStrict(w.block());
+    // 16,384 in three bytes as protobuf writes it; 300 in two; the rest as written.
+    expect([...decoded.subarray(0, 8)]).toEqual([0x0a, 0x80, 0x80, 0x01, 0x12, 0xac, 0x02, 0x2a]);
+    expect(decoded.length).toBe(85);
+    expect(decoded.subarray(8).every((b) => b === 0x61)).toBe(true);
+  });
+
   it('refuses room for more than one literal holds', () => {
     const w = new SnappyWriter();
     w.start();
