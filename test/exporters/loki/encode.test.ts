@@ -331,6 +331,14 @@ describe('the Loki push encoder', () => {
     );
   });
 
+  it('writes lines that are not ASCII, whose UTF-8 is longer than their characters, at every length a line\'s length changes size', () => {
+    const config = settings();
+    const bodies = ['é', 'ok é', 'é'.repeat(16), 'é'.repeat(17), 'é'.repeat(63), 'é'.repeat(64), 'a'.repeat(127) + 'é', '€'.repeat(50), '\ud83d\ude00'.repeat(40), 'x\ud800y'.repeat(30), '€'.repeat(5_461), '€'.repeat(5_462), 'é'.repeat(8_192), 'plain ascii'];
+    const rows = bodies.map((body, i) => ({ ...logRow(i), body }));
+    expect(wireStreams(new PushEncoder(config).encode(rows, RECEIVED))).toEqual(modelStreams(rows, config));
+    expect(roundTrip(rows).map((r) => r.line)).toEqual(bodies.map((body) => Buffer.from(body, 'utf8').toString('utf8')));
+  });
+
   it('writes lines, values and labels longer than a Snappy literal holds (64 KiB)', () => {
     const config = settings({ labels: { resource_attributes: ['service.name'], attributes: ['big'] } });
     const long = (unit: string, n: number): string => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
