@@ -57,9 +57,10 @@ export class SnappyWriter extends Output {
   }
 
   /**
-   * Holds `at`, a position inside the open literal where room was kept for a length not known
-   * yet (a message's, ahead of its fields): fill() writes it there, wherever the literal's bytes
-   * have moved by then. Holds nest: fill() fills the last one held.
+   * Holds `at`, a position inside the open literal (from room(), past any held before) where room
+   * was kept for a length not known yet (a message's, ahead of its fields): fill() writes it
+   * there, wherever the literal's bytes have moved by then. Holds nest: fill() fills the last one
+   * held.
    */
   hold(at: number): void {
     this.holds.push(at);

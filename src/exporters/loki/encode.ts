@@ -36,7 +36,7 @@ const MAX_HEAD_TEXT = 64;
 /**
  * Bytes kept ahead of a stream's entries for its length, and ahead of an entry's fields for the
  * entry's, each written once what follows is (SnappyWriter.fill, a padded varint): an entry is
- * written in one pass, not measured first. Three bytes take an entry of up to 2 MiB; a batch with a
+ * written in one pass, not measured first. Three bytes take an entry of under 2 MiB; a batch with a
  * longer one is written again with WIDE_ENTRY.
  */
 const STREAM_LENGTH = 5;

@@ -148,6 +148,29 @@ describe('SnappyWriter', () => {
     expect(decoded.subarray(8).every((b) => b === 0x61)).toBe(true);
   });
 
+  it('moves only the held positions of the literal whose bytes move, by as much as its head grew', () => {
+    const w = new SnappyWriter();
+    w.start();
+    // A hold of 5 bytes in a first literal, closed by a copy without moving; then one of 3 bytes in
+    // a literal opened for 3 bytes that grows to 300, so that its head goes from one byte to three.
+    let at = w.room(6);
+    w.hold(at);
+    w.pos = at + 5;
+    w.buf[w.pos++] = 0x61;
+    w.copy(5, 1);
+    at = w.room(3);
+    w.hold(at);
+    w.pos = at + 3;
+    w.bytes(Buffer.alloc(297, 0x62));
+    w.copy(10, 4);
+    w.fill(2 ** 21 - 1, 3);
+    w.fill(2 ** 34 + 1, 5);
+    const decoded = snappyDecodeStrict(w.block());
+    expect([...decoded.subarray(0, 10)]).toEqual([0x81, 0x80, 0x80, 0x80, 0x40, 0x61, 0x61, 0xff, 0xff, 0x7f]);
+    expect(decoded.subarray(10).every((b) => b === 0x62)).toBe(true);
+    expect(decoded.length).toBe(311);
+  });
+
   it('refuses room for more than one literal holds', () => {
     const w = new SnappyWriter();
     w.start();

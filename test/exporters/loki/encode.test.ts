@@ -331,6 +331,16 @@ describe('the Loki push encoder', () => {
     );
   });
 
+  it('writes entries of every length either side of the 2 MiB that three bytes of length take', () => {
+    const config = settings({ structured_metadata: false });
+    // Without metadata an entry is its line and under 20 bytes of time and heads.
+    const line = 'y'.repeat(2 ** 21);
+    for (let n = 2 ** 21 - 40; n <= 2 ** 21; n++) {
+      const rows = [{ ...logRow(0), body: line.slice(0, n) }, logRow(1)];
+      expect(wireStreams(new PushEncoder(config).encode(rows, RECEIVED))).toEqual(modelStreams(rows, config));
+    }
+  });
+
   it('writes lines that are not ASCII, whose UTF-8 is longer than their characters, at every length a line\'s length changes size', () => {
     const config = settings();
     const bodies = ['é', 'ok é', 'é'.repeat(16), 'é'.repeat(17), 'é'.repeat(63), 'é'.repeat(64), 'a'.repeat(127) + 'é', '€'.repeat(50), '\ud83d\ude00'.repeat(40), 'x\ud800y'.repeat(30), '€'.repeat(5_461), '€'.repeat(5_462), 'é'.repeat(8_192), 'plain ascii'];
